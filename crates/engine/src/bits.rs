@@ -1,0 +1,91 @@
+//! Small helpers for `u128` bitboards (every board here has at most 128 cells).
+
+/// Iterates over the set bits of a `u128`, lowest first, as cell indices.
+#[derive(Clone, Copy, Debug)]
+pub struct Bits(pub u128);
+
+impl Iterator for Bits {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let i = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(i)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Bits {}
+
+/// The bit of one cell.
+#[inline]
+pub const fn bit(cell: u8) -> u128 {
+    1u128 << cell
+}
+
+/// Splits `set` into its connected components under `neighbors` (a table of
+/// neighbour masks per cell), returning each component as a mask, in order
+/// of their lowest cell.
+pub fn components(set: u128, neighbors: &[u128]) -> Vec<u128> {
+    let mut out = Vec::new();
+    let mut rest = set;
+    while rest != 0 {
+        let seed = rest & rest.wrapping_neg();
+        let group = flood(seed, set, neighbors);
+        out.push(group);
+        rest &= !group;
+    }
+    out
+}
+
+/// The component of `set` containing the cells of `seed`.
+pub fn flood(seed: u128, set: u128, neighbors: &[u128]) -> u128 {
+    let mut group = seed & set;
+    let mut frontier = group;
+    while frontier != 0 {
+        let mut next = 0u128;
+        for c in Bits(frontier) {
+            next |= neighbors[c as usize];
+        }
+        next &= set & !group;
+        group |= next;
+        frontier = next;
+    }
+    group
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_iterates_in_order() {
+        let v: Vec<u8> = Bits(bit(0) | bit(5) | bit(127)).collect();
+        assert_eq!(v, vec![0, 5, 127]);
+    }
+
+    #[test]
+    fn components_of_a_line_split_by_a_gap() {
+        // cells 0..10 in a line; neighbours are i-1 and i+1
+        let nb: Vec<u128> = (0..10u8)
+            .map(|i| {
+                let mut m = 0;
+                if i > 0 {
+                    m |= bit(i - 1);
+                }
+                if i < 9 {
+                    m |= bit(i + 1);
+                }
+                m
+            })
+            .collect();
+        let set = bit(0) | bit(1) | bit(2) | bit(4) | bit(5) | bit(9);
+        assert_eq!(components(set, &nb), vec![0b111, bit(4) | bit(5), bit(9)]);
+    }
+}

@@ -1,0 +1,148 @@
+//! The `ply` and `max_plies` keys every game shares.
+//!
+//! `max_plies` (0 = unlimited, the default) ends a game without a winner
+//! once `ply` moves (set-up, bidding and choice actions included) have been
+//! made. Rather than each game carrying the counter, [`Bounded`] wraps any
+//! [`Game`] and adds it; the registry serves every game wrapped.
+
+use crate::describe::{Description, OptionInfo};
+use crate::error::RulesError;
+use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
+use crate::notation::Record;
+
+/// A position of the wrapped game plus the ply counter and limit.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BoundedPosition<P> {
+    pub inner: P,
+    pub ply: u32,
+    pub max_plies: u32,
+}
+
+/// Any game with the `ply`/`max_plies` convention added.
+pub struct Bounded<G> {
+    pub game: G,
+    description: Description,
+}
+
+impl<G: Game> Bounded<G> {
+    pub fn new(game: G) -> Self {
+        let mut description = game.description().clone();
+        description.options.push(OptionInfo {
+            key: "ply",
+            default: "0".into(),
+            summary: "moves made so far (every action counts); printed when not 0",
+        });
+        description.options.push(OptionInfo {
+            key: "max_plies",
+            default: "0".into(),
+            summary: "the game ends without a winner once ply reaches it; 0 = unlimited",
+        });
+        Bounded { game, description }
+    }
+
+    fn limit_reached(pos: &BoundedPosition<G::Position>) -> bool {
+        pos.max_plies > 0 && pos.ply >= pos.max_plies
+    }
+}
+
+impl<G: Game> Game for Bounded<G> {
+    type Position = BoundedPosition<G::Position>;
+    type Move = G::Move;
+
+    fn description(&self) -> &Description {
+        &self.description
+    }
+
+    fn start(&self) -> Self::Position {
+        BoundedPosition {
+            inner: self.game.start(),
+            ply: 0,
+            max_plies: 0,
+        }
+    }
+
+    fn from_record(&self, mut record: Record) -> Result<Self::Position, RulesError> {
+        let ply = record.take_u32("ply", 0)?;
+        let max_plies = record.take_u32("max_plies", 0)?;
+        let inner = self.game.from_record(record)?;
+        Ok(BoundedPosition {
+            inner,
+            ply,
+            max_plies,
+        })
+    }
+
+    fn to_record(&self, pos: &Self::Position) -> Record {
+        let mut r = self.game.to_record(&pos.inner);
+        if pos.ply != 0 {
+            r.push("ply", pos.ply.to_string());
+        }
+        if pos.max_plies != 0 {
+            r.push("max_plies", pos.max_plies.to_string());
+        }
+        r
+    }
+
+    fn to_move(&self, pos: &Self::Position) -> Player {
+        self.game.to_move(&pos.inner)
+    }
+
+    fn phase(&self, pos: &Self::Position) -> &'static str {
+        self.game.phase(&pos.inner)
+    }
+
+    fn pieces(&self, pos: &Self::Position) -> Vec<PieceAt> {
+        self.game.pieces(&pos.inner)
+    }
+
+    fn legal_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        if !Self::limit_reached(pos) {
+            self.game.legal_moves(&pos.inner, out);
+        }
+    }
+
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, RulesError> {
+        if Self::limit_reached(pos) {
+            return Err(RulesError::game_over(format!(
+                "{text}: the game is over: max_plies={} has been reached",
+                pos.max_plies
+            )));
+        }
+        self.game.parse_move(&pos.inner, text)
+    }
+
+    fn move_notation(&self, pos: &Self::Position, mv: Self::Move) -> String {
+        self.game.move_notation(&pos.inner, mv)
+    }
+
+    fn move_details(&self, pos: &Self::Position, mv: Self::Move) -> MoveDetails {
+        self.game.move_details(&pos.inner, mv)
+    }
+
+    fn play(&self, pos: &mut Self::Position, mv: Self::Move) {
+        self.game.play(&mut pos.inner, mv);
+        pos.ply = pos.ply.saturating_add(1);
+    }
+
+    fn outcome(&self, pos: &Self::Position) -> Outcome {
+        match self.game.outcome(&pos.inner) {
+            Outcome::Ongoing if Self::limit_reached(pos) => Outcome::Drawn,
+            o => o,
+        }
+    }
+
+    fn evaluate(&self, pos: &Self::Position) -> Evaluation {
+        let mut e = self.game.evaluate(&pos.inner);
+        if e.status == crate::game::Status::Ongoing && Self::limit_reached(pos) {
+            e.status = crate::game::Status::Drawn;
+        }
+        e
+    }
+
+    fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {
+        if Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over() {
+            return 0.0;
+        }
+        self.game.heuristic(&pos.inner, player)
+    }
+}

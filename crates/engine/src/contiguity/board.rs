@@ -1,0 +1,149 @@
+//! The Stonehenge track: 30 columns × 4 lanes = 120 cells, as bitboard
+//! tables computed at compile time.
+//!
+//! Cell index = (column − 1) × 4 + lane, lane a = 0 (outermost) .. d = 3.
+
+/// Number of cells.
+pub const CELLS: usize = 120;
+/// Columns on the track.
+pub const COLUMNS: u8 = 30;
+/// Lanes per column.
+pub const LANES: u8 = 4;
+/// Lane letters, outermost first.
+pub const LANE_NAMES: [char; 4] = ['a', 'b', 'c', 'd'];
+
+/// The four directions a piece moves in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    /// Along the lane to the next column number (30 → 1).
+    Next = 0,
+    /// Along the lane to the previous column number (1 → 30).
+    Prev = 1,
+    /// Across the lanes towards d.
+    In = 2,
+    /// Across the lanes towards a.
+    Out = 3,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::Next, Dir::Prev, Dir::In, Dir::Out];
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::Next => "next",
+            Dir::Prev => "prev",
+            Dir::In => "in",
+            Dir::Out => "out",
+        }
+    }
+}
+
+pub const fn cell(column: u8, lane: u8) -> u8 {
+    (column - 1) * LANES + lane
+}
+pub const fn column(c: u8) -> u8 {
+    c / LANES + 1
+}
+pub const fn lane(c: u8) -> u8 {
+    c % LANES
+}
+
+/// The neighbour of `c` in direction `d`, if any (lanes do not wrap).
+pub const fn step(c: u8, d: Dir) -> Option<u8> {
+    let (col, ln) = (column(c), lane(c));
+    match d {
+        Dir::Next => Some(cell(if col == COLUMNS { 1 } else { col + 1 }, ln)),
+        Dir::Prev => Some(cell(if col == 1 { COLUMNS } else { col - 1 }, ln)),
+        Dir::In => {
+            if ln + 1 < LANES {
+                Some(cell(col, ln + 1))
+            } else {
+                None
+            }
+        }
+        Dir::Out => {
+            if ln > 0 {
+                Some(cell(col, ln - 1))
+            } else {
+                None
+            }
+        }
+    }
+}
+
+const fn build_neighbors() -> [u128; CELLS] {
+    let mut t = [0u128; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut d = 0;
+        while d < 4 {
+            let dir = match d {
+                0 => Dir::Next,
+                1 => Dir::Prev,
+                2 => Dir::In,
+                _ => Dir::Out,
+            };
+            if let Some(n) = step(c as u8, dir) {
+                t[c] |= 1u128 << n;
+            }
+            d += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Orthogonal neighbours of every cell (lane neighbours, 30–1 included, and
+/// the neighbours across lanes).
+pub static NEIGHBORS: [u128; CELLS] = build_neighbors();
+
+/// Parses a cell name such as `30a` or `1d`.
+pub fn parse_cell(name: &str) -> Option<u8> {
+    let name = name.trim();
+    let l = name.chars().last()?;
+    let ln = LANE_NAMES.iter().position(|&x| x == l)? as u8;
+    let digits = &name[..name.len() - 1];
+    if digits.is_empty()
+        || digits.len() > 2
+        || !digits.bytes().all(|b| b.is_ascii_digit())
+        || digits.starts_with('0')
+    {
+        return None;
+    }
+    let col: u8 = digits.parse().ok()?;
+    if !(1..=COLUMNS).contains(&col) {
+        return None;
+    }
+    Some(cell(col, ln))
+}
+
+/// The name of a cell, e.g. `30a`.
+pub fn cell_name(c: u8) -> String {
+    format!("{}{}", column(c), LANE_NAMES[lane(c) as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_for_all_120_cells() {
+        for c in 0..CELLS as u8 {
+            assert_eq!(parse_cell(&cell_name(c)), Some(c));
+        }
+        for bad in ["0a", "31a", "1e", "a", "01a", "1", "", "1A", "100a"] {
+            assert_eq!(parse_cell(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn columns_wrap_and_lanes_do_not() {
+        assert_eq!(step(cell(30, 0), Dir::Next), Some(cell(1, 0)));
+        assert_eq!(step(cell(1, 2), Dir::Prev), Some(cell(30, 2)));
+        assert_eq!(step(cell(5, 0), Dir::Out), None);
+        assert_eq!(step(cell(5, 3), Dir::In), None);
+        // corner cells of the lane structure have 3 neighbours, others 4
+        assert_eq!(NEIGHBORS[cell(1, 0) as usize].count_ones(), 3);
+        assert_eq!(NEIGHBORS[cell(1, 1) as usize].count_ones(), 4);
+        assert_eq!(NEIGHBORS[cell(30, 3) as usize].count_ones(), 3);
+    }
+}

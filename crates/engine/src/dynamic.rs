@@ -1,0 +1,230 @@
+//! [`AnyGame`]: every [`Game`] behind one object-safe interface that speaks
+//! records and text, so the service can hold all games in one table.
+
+use crate::describe::Description;
+use crate::error::RulesError;
+use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
+use crate::greedy;
+use crate::notation::Record;
+use std::time::Duration;
+
+/// A state as the service shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateView {
+    /// The canonical position text.
+    pub position: String,
+    /// The same, as pairs.
+    pub record: Record,
+    pub to_move: Player,
+    pub phase: &'static str,
+    pub pieces: Vec<PieceAt>,
+    pub outcome: Outcome,
+}
+
+/// A legal move as the service shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveView {
+    pub notation: String,
+    pub details: MoveDetails,
+}
+
+/// What ApplyMove reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApplyView {
+    /// The move as made, in canonical notation, described before it was made.
+    pub played: MoveView,
+    /// Who made it.
+    pub mover: Player,
+    /// The state after the move.
+    pub state: StateView,
+}
+
+/// How a move is given to [`AnyGame::apply`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveInput {
+    Notation(String),
+}
+
+/// The limits of a SuggestMove call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuggestBudget {
+    pub seed: u64,
+    /// Upper bound on positions examined; 0 = no bound of this kind.
+    pub max_iterations: u64,
+    pub time_limit: Option<Duration>,
+}
+
+impl Default for SuggestBudget {
+    fn default() -> Self {
+        SuggestBudget {
+            seed: 0,
+            max_iterations: 0,
+            time_limit: None,
+        }
+    }
+}
+
+/// One candidate move considered by the suggester.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: MoveView,
+    /// Value for the player to move, in [-1, 1].
+    pub value: f64,
+    pub visits: u64,
+}
+
+/// What SuggestMove answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    pub mv: MoveView,
+    /// Estimated value per player, in seat order, in [-1, 1].
+    pub values: Vec<f64>,
+    /// The moves considered, best first.
+    pub candidates: Vec<Candidate>,
+    /// Expected continuation, starting with `mv`.
+    pub principal_variation: Vec<String>,
+    pub iterations: u64,
+    /// Whether the value is proven (a win or loss found by exact search).
+    pub proven: bool,
+}
+
+/// Every game, object-safe: positions go in and out as records.
+pub trait AnyGame: Send + Sync {
+    fn description(&self) -> &Description;
+    /// The start position.
+    fn start(&self) -> StateView;
+    /// Parses a position and shows it canonically.
+    fn load(&self, record: Record) -> Result<StateView, RulesError>;
+    /// The position and its legal moves.
+    fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError>;
+    /// Makes one move.
+    fn apply(&self, record: Record, mv: &MoveInput) -> Result<ApplyView, RulesError>;
+    /// The position and the game's measures.
+    fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError>;
+    /// A good move for the player to move.
+    fn suggest(
+        &self,
+        record: Record,
+        budget: &SuggestBudget,
+    ) -> Result<(StateView, Suggestion), RulesError>;
+}
+
+/// Shows a position of a typed game.
+pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
+    let record = game.to_record(pos);
+    StateView {
+        position: record.to_string(),
+        record,
+        to_move: game.to_move(pos),
+        phase: game.phase(pos),
+        pieces: game.pieces(pos),
+        outcome: game.outcome(pos),
+    }
+}
+
+/// Shows a legal move of a typed game.
+pub fn move_view<G: Game>(game: &G, pos: &G::Position, mv: G::Move) -> MoveView {
+    MoveView {
+        notation: game.move_notation(pos, mv),
+        details: game.move_details(pos, mv),
+    }
+}
+
+/// Parses `text` as a move of `pos`, refusing it once the game is over and
+/// whenever the game's own parser accepts something it would not list.
+pub fn checked_move<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    text: &str,
+) -> Result<G::Move, RulesError> {
+    if let over @ (Outcome::Won(_) | Outcome::Drawn) = game.outcome(pos) {
+        let why = match over {
+            Outcome::Won(w) => {
+                let names: Vec<&str> = w
+                    .iter()
+                    .map(|&p| game.description().players[p as usize].name)
+                    .collect();
+                format!("{} won", names.join(" and "))
+            }
+            _ => "it ended without a winner".to_string(),
+        };
+        return Err(RulesError::game_over(format!(
+            "{text}: the game is over: {why}"
+        )));
+    }
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(RulesError::illegal_move(
+            "no move given: set move.notation, or move.from and move.to",
+        ));
+    }
+    let mv = game.parse_move(pos, text)?;
+    let mut legal = Vec::new();
+    game.legal_moves(pos, &mut legal);
+    if !legal.contains(&mv) {
+        return Err(RulesError::illegal_move(format!(
+            "{text} is not a legal move here"
+        )));
+    }
+    Ok(mv)
+}
+
+impl<G: Game> AnyGame for G {
+    fn description(&self) -> &Description {
+        Game::description(self)
+    }
+
+    fn start(&self) -> StateView {
+        view(self, &Game::start(self))
+    }
+
+    fn load(&self, record: Record) -> Result<StateView, RulesError> {
+        let pos = self.from_record(record)?;
+        Ok(view(self, &pos))
+    }
+
+    fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError> {
+        let pos = self.from_record(record)?;
+        let mut legal = Vec::new();
+        self.legal_moves(&pos, &mut legal);
+        let moves = legal
+            .into_iter()
+            .map(|m| move_view(self, &pos, m))
+            .collect();
+        Ok((view(self, &pos), moves))
+    }
+
+    fn apply(&self, record: Record, mv: &MoveInput) -> Result<ApplyView, RulesError> {
+        let mut pos = self.from_record(record)?;
+        let MoveInput::Notation(text) = mv;
+        let m = checked_move(self, &pos, text)?;
+        let played = move_view(self, &pos, m);
+        let mover = self.to_move(&pos);
+        self.play(&mut pos, m);
+        Ok(ApplyView {
+            played,
+            mover,
+            state: view(self, &pos),
+        })
+    }
+
+    fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
+        let pos = self.from_record(record)?;
+        Ok((view(self, &pos), Game::evaluate(self, &pos)))
+    }
+
+    fn suggest(
+        &self,
+        record: Record,
+        budget: &SuggestBudget,
+    ) -> Result<(StateView, Suggestion), RulesError> {
+        let pos = self.from_record(record)?;
+        if self.outcome(&pos).is_over() {
+            return Err(checked_move(self, &pos, "suggest").unwrap_err());
+        }
+        let s = greedy::suggest(self, &pos, budget).ok_or_else(|| {
+            RulesError::game_over("the game is over: there is no move to suggest")
+        })?;
+        Ok((view(self, &pos), s))
+    }
+}

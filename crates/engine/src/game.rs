@@ -1,0 +1,262 @@
+//! The trait every game implements, and the types it speaks.
+
+use crate::describe::Description;
+use crate::error::RulesError;
+use crate::notation::Record;
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// A cell: its index in [`Description::cells`] (every board has ≤ 128).
+pub type Cell = u8;
+
+/// A seat: its index in [`Description::players`].
+pub type Player = u8;
+
+/// Who owns a piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Player(Player),
+    /// Nobody's: Squeeze's stones, Shoulder to Shoulder's two-player blockers.
+    Neutral,
+}
+
+/// A piece on the board, for the structured form of a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct PieceAt {
+    pub cell: Cell,
+    pub owner: Owner,
+    /// The piece kind, one of [`Description::piece_kinds`].
+    pub kind: &'static str,
+}
+
+/// What kind of move a [`MoveDetails`] describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MoveKind {
+    /// A piece slides over empty cells (Contiguity, Squeeze/Swish).
+    Slide,
+    /// A piece passes over one or more occupied cells (Contiguity's jump,
+    /// Scala's jump sequence, Swish's leap).
+    Jump,
+    /// A move to an adjacent cell (Scala).
+    Step,
+    /// A straight move along a line (Shoulder to Shoulder).
+    Straight,
+    /// A squeeze through a corner (Shoulder to Shoulder).
+    Squeeze,
+    /// A piece is placed during a set-up phase.
+    Place,
+    /// A bid (Contiguity's bidding variant).
+    Bid,
+    /// A choice or other one-word action (stop bidding, end set-up, pick a
+    /// colour, take the bait, ...).
+    Action,
+    /// The player has no move and passes.
+    Pass,
+}
+
+/// A move described for a client: computed on the position before the move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveDetails {
+    pub kind: MoveKind,
+    pub from: Option<Cell>,
+    pub to: Option<Cell>,
+    /// Every cell the piece stands on in turn, `from` and `to` included
+    /// (for a jump sequence, each landing). Empty for actions.
+    pub path: Vec<Cell>,
+    /// Cells whose pieces the move removes.
+    pub captured: Vec<Cell>,
+    /// The bid, for [`MoveKind::Bid`].
+    pub bid: Option<u32>,
+    /// For [`MoveKind::Place`]: the piece placed.
+    pub placed: Option<(Owner, &'static str)>,
+}
+
+impl MoveDetails {
+    /// A move between two cells with no captures.
+    pub fn between(kind: MoveKind, from: Cell, to: Cell) -> Self {
+        MoveDetails {
+            kind,
+            from: Some(from),
+            to: Some(to),
+            path: vec![from, to],
+            captured: vec![],
+            bid: None,
+            placed: None,
+        }
+    }
+    /// A one-word action.
+    pub fn action(kind: MoveKind) -> Self {
+        MoveDetails {
+            kind,
+            from: None,
+            to: None,
+            path: vec![],
+            captured: vec![],
+            bid: None,
+            placed: None,
+        }
+    }
+}
+
+/// Whether a game goes on, and who won.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ongoing,
+    /// Won; more than one winner only where a game shares a win.
+    Won(Vec<Player>),
+    /// Over without a winner (`max_plies` reached, nobody can move).
+    Drawn,
+}
+
+impl Outcome {
+    pub fn is_over(&self) -> bool {
+        !matches!(self, Outcome::Ongoing)
+    }
+}
+
+/// The status part of an [`Evaluation`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ongoing,
+    Won,
+    Drawn,
+}
+
+/// The game's measures for one player. Fields a game does not have stay `None`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlayerMeasures {
+    pub player: Player,
+    /// Groups of the player's pieces (connected by the game's relation).
+    pub groups: Vec<Vec<Cell>>,
+    /// Pieces of the player on the board.
+    pub pieces: Option<u32>,
+    /// Stones captured (Squeeze/Swish: including bait held).
+    pub captured: Option<u32>,
+    /// Bait held (Squeeze/Swish).
+    pub bait: Option<u32>,
+    /// Kings on the board (Squeeze/Swish).
+    pub kings: Option<u32>,
+    /// Steps from the goal, by the game's own measure (Scala: king-move
+    /// distance of the nearest stone to the opponent's first cell).
+    pub distance_to_goal: Option<u32>,
+    /// Penalty as the game would score it now (Shoulder to Shoulder).
+    pub penalty: Option<u32>,
+    /// Whether one legal move would connect all the player's pieces.
+    pub one_move_from_connecting: Option<bool>,
+    /// Moves made so far, where the game counts them (Contiguity's bidder).
+    pub moves_made: Option<u32>,
+    /// The bid the player must make good (Contiguity's bidding variant).
+    pub bid: Option<u32>,
+    /// Total penalty over the match so far (Shoulder to Shoulder).
+    pub match_penalty: Option<u32>,
+}
+
+/// A match's standing (Shoulder to Shoulder's three-game matches).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MatchStanding {
+    /// 1-based number of the current game.
+    pub game_number: u32,
+    pub games_in_match: u32,
+    /// Total penalties per player, finished games and the current one if over.
+    pub totals: Vec<u32>,
+    /// Whether the last game of the match is over.
+    pub finished: bool,
+    /// The match winners (lowest total; ties shared) once finished.
+    pub winners: Vec<Player>,
+}
+
+/// Who is winning and by how much.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    pub status: Status,
+    pub winners: Vec<Player>,
+    /// One entry per player, in seat order.
+    pub players: Vec<PlayerMeasures>,
+    pub match_standing: Option<MatchStanding>,
+}
+
+impl Evaluation {
+    /// Fills `status` and `winners` from an [`Outcome`].
+    pub fn from_outcome(outcome: &Outcome, players: Vec<PlayerMeasures>) -> Self {
+        let (status, winners) = match outcome {
+            Outcome::Ongoing => (Status::Ongoing, vec![]),
+            Outcome::Won(w) => (Status::Won, w.clone()),
+            Outcome::Drawn => (Status::Drawn, vec![]),
+        };
+        Evaluation {
+            status,
+            winners,
+            players,
+            match_standing: None,
+        }
+    }
+}
+
+/// The rules of one game in one variant.
+///
+/// Contract (checked by the shared property tests in [`crate::playout`]):
+/// - `legal_moves` is empty exactly when `outcome` is not `Ongoing`;
+/// - `parse_move(p, move_notation(p, m)) == Ok(m)` for every legal `m`, and
+///   `parse_move` accepts nothing that `legal_moves` does not list;
+/// - `from_record(to_record(p)) == p`, and `to_record` is canonical.
+pub trait Game: Send + Sync + 'static {
+    /// A complete state: board, player to move, phase, counters.
+    type Position: Clone + Eq + Hash + Debug + Send + Sync;
+    /// A move or set-up/bidding/choice action, small and cheap to copy.
+    type Move: Copy + Eq + Hash + Debug + Send + Sync;
+
+    /// Static facts: id, variant, players, board.
+    fn description(&self) -> &Description;
+
+    /// The start position (of the first phase, for games with a set-up).
+    fn start(&self) -> Self::Position;
+
+    /// Reads a position from its record (the text notation, parsed).
+    fn from_record(&self, record: Record) -> Result<Self::Position, RulesError>;
+
+    /// Writes a position as its canonical record.
+    fn to_record(&self, pos: &Self::Position) -> Record;
+
+    /// The player whose turn it is.
+    fn to_move(&self, pos: &Self::Position) -> Player;
+
+    /// The phase name: `play` for ordinary play, else the game's own
+    /// (`bidding`, `choice`, `setup`, ...).
+    fn phase(&self, _pos: &Self::Position) -> &'static str {
+        "play"
+    }
+
+    /// Every piece on the board.
+    fn pieces(&self, pos: &Self::Position) -> Vec<PieceAt>;
+
+    /// Appends every legal move to `out` (nothing once the game is over).
+    fn legal_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>);
+
+    /// Parses a move and checks it is legal here, explaining why not.
+    fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, RulesError>;
+
+    /// The canonical notation of a legal move.
+    fn move_notation(&self, pos: &Self::Position, mv: Self::Move) -> String;
+
+    /// The move described for a client, computed before the move is made.
+    fn move_details(&self, pos: &Self::Position, mv: Self::Move) -> MoveDetails;
+
+    /// Makes a legal move.
+    fn play(&self, pos: &mut Self::Position, mv: Self::Move);
+
+    /// Whether the game is over and who won.
+    fn outcome(&self, pos: &Self::Position) -> Outcome;
+
+    /// The game's measures for every player.
+    fn evaluate(&self, pos: &Self::Position) -> Evaluation;
+
+    /// A quick static estimate of how good `pos` is for `player`, in
+    /// `[-1, 1]` (1 = won). Used by the baseline player and search.
+    fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {
+        match self.outcome(pos) {
+            Outcome::Won(w) if w.contains(&player) => 1.0,
+            Outcome::Won(_) => -1.0,
+            _ => 0.0,
+        }
+    }
+}

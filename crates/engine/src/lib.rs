@@ -1,0 +1,40 @@
+//! Rules engines for the parlour games.
+//!
+//! Pure Rust: no I/O, no gRPC, no async. Every game implements [`Game`];
+//! the service talks to all of them through [`AnyGame`] (see [`registry`]).
+//!
+//! Layout: one concept per file, flat re-exports.
+//! - [`game`]: the trait every game implements, and the types it speaks.
+//! - [`notation`]: the shared `key=value; ...` position text ([`Record`]).
+//! - [`error`]: [`RulesError`], the one error type, naming field and cell.
+//! - [`describe`]: static facts a client needs to draw a board.
+//! - [`bounded`]: the `ply`/`max_plies` convention, added to every game.
+//! - [`dynamic`]: the object-safe [`AnyGame`] over text and records.
+//! - [`registry`]: the games by id and variant.
+//! - [`greedy`], [`playout`]: a baseline player and seeded random playouts.
+
+pub mod bits;
+pub mod bounded;
+pub mod describe;
+pub mod dynamic;
+pub mod error;
+pub mod game;
+pub mod greedy;
+pub mod notation;
+pub mod playout;
+pub mod registry;
+
+pub mod contiguity;
+
+pub use bounded::Bounded;
+pub use describe::{
+    CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo,
+};
+pub use dynamic::{AnyGame, ApplyView, MoveInput, MoveView, StateView, SuggestBudget, Suggestion};
+pub use error::{ErrorKind, RulesError};
+pub use game::{
+    Cell, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player,
+    PlayerMeasures, Status,
+};
+pub use notation::Record;
+pub use registry::Registry;

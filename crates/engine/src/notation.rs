@@ -1,0 +1,228 @@
+//! The position text shared by every game: `key=value` pairs separated by
+//! `;`, spaces around them ignored, lists comma-separated.
+//!
+//! A [`Record`] is the parsed form: an ordered list of pairs. Games read a
+//! record with [`Record::take`] and friends and reject what is left with
+//! [`Record::finish`], so an unknown key is always named in the error.
+
+use crate::error::RulesError;
+
+/// An ordered list of `key=value` pairs: a position in its text form.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    entries: Vec<(String, String)>,
+}
+
+/// The longest position text accepted, in bytes. No game needs more than a
+/// few hundred; this bounds the work a hostile request can cause.
+pub const MAX_POSITION_LEN: usize = 16 * 1024;
+
+impl Record {
+    pub fn new() -> Self {
+        Record::default()
+    }
+
+    /// Parses position text. Rejects empty keys, a pair without `=`, a key
+    /// given twice, and text longer than [`MAX_POSITION_LEN`].
+    pub fn parse(text: &str) -> Result<Record, RulesError> {
+        if text.len() > MAX_POSITION_LEN {
+            return Err(RulesError::bad_position(
+                "position",
+                format!(
+                    "the position text is {} bytes long; at most {MAX_POSITION_LEN} are accepted",
+                    text.len()
+                ),
+            ));
+        }
+        let mut rec = Record::new();
+        for part in text.split(';') {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let Some((k, v)) = part.split_once('=') else {
+                return Err(RulesError::bad_position(
+                    "position",
+                    format!("`{part}` is not a key=value pair"),
+                ));
+            };
+            let (k, v) = (k.trim(), v.trim());
+            if k.is_empty() {
+                return Err(RulesError::bad_position(
+                    "position",
+                    format!("`{part}` has no key"),
+                ));
+            }
+            rec.insert(k, v)?;
+        }
+        Ok(rec)
+    }
+
+    /// Adds a pair; a key given twice is an error naming it.
+    pub fn insert(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        if self.entries.iter().any(|(k, _)| k == key) {
+            return Err(RulesError::bad_position(
+                key,
+                format!("key `{key}` is given twice"),
+            ));
+        }
+        self.entries.push((key.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    /// Appends a pair when printing (no duplicate check: printers are ours).
+    pub fn push(&mut self, key: &str, value: impl Into<String>) {
+        self.entries.push((key.to_string(), value.into()));
+    }
+
+    /// The value of `key`, without consuming it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Removes `key` and returns its value.
+    pub fn take(&mut self, key: &str) -> Option<String> {
+        let i = self.entries.iter().position(|(k, _)| k == key)?;
+        Some(self.entries.remove(i).1)
+    }
+
+    /// Removes `key`; an error naming it when it is missing.
+    pub fn require(&mut self, key: &str) -> Result<String, RulesError> {
+        self.take(key)
+            .ok_or_else(|| RulesError::bad_position(key, format!("the position has no `{key}=`")))
+    }
+
+    /// Removes `key` and parses it as an unsigned number (`default` when absent).
+    pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32, RulesError> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(v) => v.parse::<u32>().map_err(|_| {
+                RulesError::bad_position(key, format!("`{key}={v}`: expected a whole number"))
+            }),
+        }
+    }
+
+    /// Errors naming the first key nobody took: an unknown key.
+    pub fn finish(self, allowed: &[&str]) -> Result<(), RulesError> {
+        if let Some((k, _)) = self.entries.first() {
+            let mut msg = format!("unknown key `{k}`");
+            if !allowed.is_empty() {
+                msg.push_str(&format!("; this game knows {}", allowed.join(", ")));
+            }
+            return Err(RulesError::bad_position(k.clone(), msg));
+        }
+        Ok(())
+    }
+
+    pub fn entries(&self) -> &[(String, String)] {
+        &self.entries
+    }
+
+    pub fn into_entries(self) -> Vec<(String, String)> {
+        self.entries
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl std::fmt::Display for Record {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (i, (k, v)) in self.entries.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{k}={v}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Splits a comma-separated list; an empty value is the empty list.
+pub fn split_list(value: &str) -> impl Iterator<Item = &str> {
+    value.split(',').map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// Parses a list of cell names into a bitboard, rejecting unknown cells and
+/// cells already in `occupied` (two pieces on one cell). `key` names the
+/// list in errors; `cell_index` maps a name to its index.
+pub fn parse_cells(
+    key: &str,
+    value: &str,
+    occupied: &mut u128,
+    cell_index: impl Fn(&str) -> Option<u8>,
+) -> Result<u128, RulesError> {
+    let mut set = 0u128;
+    for name in split_list(value) {
+        let Some(c) = cell_index(name) else {
+            return Err(RulesError::bad_position(
+                key,
+                format!("`{name}` in `{key}` is not a cell of this board"),
+            )
+            .with_cell(name));
+        };
+        let b = 1u128 << c;
+        if *occupied & b != 0 {
+            return Err(
+                RulesError::bad_position(key, format!("two pieces on {name}")).with_cell(name),
+            );
+        }
+        *occupied |= b;
+        set |= b;
+    }
+    Ok(set)
+}
+
+/// Prints a bitboard as a comma-separated list of cell names in board order.
+pub fn format_cells(set: u128, name: impl Fn(u8) -> String) -> String {
+    crate::bits::Bits(set)
+        .map(name)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_pairs() {
+        let r = Record::parse(" to_move=red ;white=30a, 29b; red=1a ;").unwrap();
+        assert_eq!(r.get("to_move"), Some("red"));
+        assert_eq!(r.get("white"), Some("30a, 29b"));
+        assert_eq!(r.to_string(), "to_move=red; white=30a, 29b; red=1a");
+    }
+
+    #[test]
+    fn rejects_duplicates_and_garbage() {
+        let e = Record::parse("a=1; a=2").unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("a"));
+        assert!(Record::parse("justtext").is_err());
+        assert!(Record::parse("=3").is_err());
+        assert!(Record::parse(&"x".repeat(MAX_POSITION_LEN + 1)).is_err());
+    }
+
+    #[test]
+    fn finish_names_unknown_key() {
+        let mut r = Record::parse("to_move=white; colour=blue").unwrap();
+        r.take("to_move");
+        let e = r.finish(&["to_move"]).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("colour"));
+        assert!(e.message.contains("unknown key `colour`"));
+    }
+
+    #[test]
+    fn parse_cells_names_bad_and_doubled_cells() {
+        let idx = |s: &str| s.parse::<u8>().ok().filter(|&n| n < 10);
+        let mut occ = 0;
+        assert_eq!(parse_cells("white", "1,2", &mut occ, idx).unwrap(), 0b110);
+        let e = parse_cells("red", "3,2", &mut occ, idx).unwrap_err();
+        assert_eq!(e.cell.as_deref(), Some("2"));
+        let e = parse_cells("red", "11", &mut occ, idx).unwrap_err();
+        assert_eq!(e.cell.as_deref(), Some("11"));
+    }
+}
