@@ -54,22 +54,14 @@ impl<G: Game> Game for Bounded<G> {
     }
 
     fn start(&self) -> Self::Position {
-        BoundedPosition {
-            inner: self.game.start(),
-            ply: 0,
-            max_plies: 0,
-        }
+        BoundedPosition { inner: self.game.start(), ply: 0, max_plies: 0 }
     }
 
     fn from_record(&self, mut record: Record) -> Result<Self::Position, RulesError> {
         let ply = record.take_u32("ply", 0)?;
         let max_plies = record.take_u32("max_plies", 0)?;
         let inner = self.game.from_record(record)?;
-        Ok(BoundedPosition {
-            inner,
-            ply,
-            max_plies,
-        })
+        Ok(BoundedPosition { inner, ply, max_plies })
     }
 
     fn to_record(&self, pos: &Self::Position) -> Record {
@@ -137,6 +129,14 @@ impl<G: Game> Game for Bounded<G> {
             e.status = crate::game::Status::Drawn;
         }
         e
+    }
+
+    fn next_game(&self, finished: &Self::Position) -> Result<Self::Position, RulesError> {
+        if !self.outcome(finished).is_over() {
+            return Err(RulesError::bad_position("previous_game", "the previous game is not over yet"));
+        }
+        let inner = self.game.next_game(&finished.inner)?;
+        Ok(BoundedPosition { inner, ply: 0, max_plies: finished.max_plies })
     }
 
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {

@@ -56,11 +56,7 @@ pub struct SuggestBudget {
 
 impl Default for SuggestBudget {
     fn default() -> Self {
-        SuggestBudget {
-            seed: 0,
-            max_iterations: 0,
-            time_limit: None,
-        }
+        SuggestBudget { seed: 0, max_iterations: 0, time_limit: None }
     }
 }
 
@@ -93,6 +89,8 @@ pub trait AnyGame: Send + Sync {
     fn description(&self) -> &Description;
     /// The start position.
     fn start(&self) -> StateView;
+    /// The first position of the next game of a match, from a finished game.
+    fn next_game(&self, finished: Record) -> Result<StateView, RulesError>;
     /// Parses a position and shows it canonically.
     fn load(&self, record: Record) -> Result<StateView, RulesError>;
     /// The position and its legal moves.
@@ -102,11 +100,7 @@ pub trait AnyGame: Send + Sync {
     /// The position and the game's measures.
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError>;
     /// A good move for the player to move.
-    fn suggest(
-        &self,
-        record: Record,
-        budget: &SuggestBudget,
-    ) -> Result<(StateView, Suggestion), RulesError>;
+    fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError>;
 }
 
 /// Shows a position of a typed game.
@@ -124,47 +118,31 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
 
 /// Shows a legal move of a typed game.
 pub fn move_view<G: Game>(game: &G, pos: &G::Position, mv: G::Move) -> MoveView {
-    MoveView {
-        notation: game.move_notation(pos, mv),
-        details: game.move_details(pos, mv),
-    }
+    MoveView { notation: game.move_notation(pos, mv), details: game.move_details(pos, mv) }
 }
 
 /// Parses `text` as a move of `pos`, refusing it once the game is over and
 /// whenever the game's own parser accepts something it would not list.
-pub fn checked_move<G: Game>(
-    game: &G,
-    pos: &G::Position,
-    text: &str,
-) -> Result<G::Move, RulesError> {
+pub fn checked_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<G::Move, RulesError> {
     if let over @ (Outcome::Won(_) | Outcome::Drawn) = game.outcome(pos) {
         let why = match over {
             Outcome::Won(w) => {
-                let names: Vec<&str> = w
-                    .iter()
-                    .map(|&p| game.description().players[p as usize].name)
-                    .collect();
+                let names: Vec<&str> = w.iter().map(|&p| game.description().players[p as usize].name).collect();
                 format!("{} won", names.join(" and "))
             }
             _ => "it ended without a winner".to_string(),
         };
-        return Err(RulesError::game_over(format!(
-            "{text}: the game is over: {why}"
-        )));
+        return Err(RulesError::game_over(format!("{text}: the game is over: {why}")));
     }
     let text = text.trim();
     if text.is_empty() {
-        return Err(RulesError::illegal_move(
-            "no move given: set move.notation, or move.from and move.to",
-        ));
+        return Err(RulesError::illegal_move("no move given: set move.notation, or move.from and move.to"));
     }
     let mv = game.parse_move(pos, text)?;
     let mut legal = Vec::new();
     game.legal_moves(pos, &mut legal);
     if !legal.contains(&mv) {
-        return Err(RulesError::illegal_move(format!(
-            "{text} is not a legal move here"
-        )));
+        return Err(RulesError::illegal_move(format!("{text} is not a legal move here")));
     }
     Ok(mv)
 }
@@ -178,6 +156,11 @@ impl<G: Game> AnyGame for G {
         view(self, &Game::start(self))
     }
 
+    fn next_game(&self, finished: Record) -> Result<StateView, RulesError> {
+        let pos = self.from_record(finished)?;
+        Ok(view(self, &Game::next_game(self, &pos)?))
+    }
+
     fn load(&self, record: Record) -> Result<StateView, RulesError> {
         let pos = self.from_record(record)?;
         Ok(view(self, &pos))
@@ -187,10 +170,7 @@ impl<G: Game> AnyGame for G {
         let pos = self.from_record(record)?;
         let mut legal = Vec::new();
         self.legal_moves(&pos, &mut legal);
-        let moves = legal
-            .into_iter()
-            .map(|m| move_view(self, &pos, m))
-            .collect();
+        let moves = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
         Ok((view(self, &pos), moves))
     }
 
@@ -201,11 +181,7 @@ impl<G: Game> AnyGame for G {
         let played = move_view(self, &pos, m);
         let mover = self.to_move(&pos);
         self.play(&mut pos, m);
-        Ok(ApplyView {
-            played,
-            mover,
-            state: view(self, &pos),
-        })
+        Ok(ApplyView { played, mover, state: view(self, &pos) })
     }
 
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
@@ -213,18 +189,13 @@ impl<G: Game> AnyGame for G {
         Ok((view(self, &pos), Game::evaluate(self, &pos)))
     }
 
-    fn suggest(
-        &self,
-        record: Record,
-        budget: &SuggestBudget,
-    ) -> Result<(StateView, Suggestion), RulesError> {
+    fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError> {
         let pos = self.from_record(record)?;
         if self.outcome(&pos).is_over() {
             return Err(checked_move(self, &pos, "suggest").unwrap_err());
         }
-        let s = greedy::suggest(self, &pos, budget).ok_or_else(|| {
-            RulesError::game_over("the game is over: there is no move to suggest")
-        })?;
+        let s = greedy::suggest(self, &pos, budget)
+            .ok_or_else(|| RulesError::game_over("the game is over: there is no move to suggest"))?;
         Ok((view(self, &pos), s))
     }
 }

@@ -86,15 +86,7 @@ impl MoveDetails {
     }
     /// A one-word action.
     pub fn action(kind: MoveKind) -> Self {
-        MoveDetails {
-            kind,
-            from: None,
-            to: None,
-            path: vec![],
-            captured: vec![],
-            bid: None,
-            placed: None,
-        }
+        MoveDetails { kind, from: None, to: None, path: vec![], captured: vec![], bid: None, placed: None }
     }
 }
 
@@ -183,12 +175,7 @@ impl Evaluation {
             Outcome::Won(w) => (Status::Won, w.clone()),
             Outcome::Drawn => (Status::Drawn, vec![]),
         };
-        Evaluation {
-            status,
-            winners,
-            players,
-            match_standing: None,
-        }
+        Evaluation { status, winners, players, match_standing: None }
     }
 }
 
@@ -249,6 +236,16 @@ pub trait Game: Send + Sync + 'static {
 
     /// The game's measures for every player.
     fn evaluate(&self, pos: &Self::Position) -> Evaluation;
+
+    /// Starts the next game of a match from a finished game (Shoulder to
+    /// Shoulder's three-game matches). Games without matches refuse.
+    fn next_game(&self, finished: &Self::Position) -> Result<Self::Position, RulesError> {
+        let _ = finished;
+        Err(RulesError::bad_position(
+            "previous_game",
+            format!("{} has no matches: start a new game instead", self.description().name),
+        ))
+    }
 
     /// A quick static estimate of how good `pos` is for `player`, in
     /// `[-1, 1]` (1 = won). Used by the baseline player and search.
