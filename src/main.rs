@@ -1,1 +1,113 @@
-fn main() {}
+//! The `parlour` binary: parses flags, sets up logging, wires the server.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use parlour::service::Limits;
+use parlour::ServerConfig;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// parlour: a stateless gRPC rules service for abstract board games.
+#[derive(Parser, Debug)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the parlour.v1.Rules gRPC service (with health and reflection).
+    Serve(ServeArgs),
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "PARLOUR_LISTEN", default_value = "0.0.0.0:50051")]
+    listen: SocketAddr,
+    /// Largest request accepted, in bytes.
+    #[arg(long, env = "PARLOUR_MAX_REQUEST_BYTES", default_value_t = 1024 * 1024)]
+    max_request_bytes: usize,
+    /// Time limit of any one call, in milliseconds.
+    #[arg(long, env = "PARLOUR_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
+    request_timeout_ms: u64,
+    /// Rules calls served at once; more are refused with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "PARLOUR_MAX_CONCURRENT", default_value_t = 256)]
+    max_concurrent: usize,
+    /// SuggestMove thinking time when the request sets none, in milliseconds.
+    #[arg(long, env = "PARLOUR_DEFAULT_SEARCH_MS", default_value_t = 200)]
+    default_search_ms: u64,
+    /// The most thinking time a SuggestMove may have, in milliseconds.
+    #[arg(long, env = "PARLOUR_MAX_SEARCH_MS", default_value_t = 10_000)]
+    max_search_ms: u64,
+    /// The most iterations a SuggestMove may ask for.
+    #[arg(long, env = "PARLOUR_MAX_SEARCH_ITERATIONS", default_value_t = 10_000_000)]
+    max_search_iterations: u64,
+    /// On SIGTERM/SIGINT, time between health going NOT_SERVING and the
+    /// listener closing, in milliseconds.
+    #[arg(long, env = "PARLOUR_DRAIN_MS", default_value_t = 0)]
+    drain_ms: u64,
+    /// Log format.
+    #[arg(long, env = "PARLOUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+}
+
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => builder.init(),
+        LogFormat::Json => builder.json().flatten_event(true).with_current_span(true).init(),
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => tracing::info!("SIGINT received"),
+        _ = term => tracing::info!("SIGTERM received"),
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Serve(a) => {
+            init_logging(a.log_format);
+            let config = ServerConfig {
+                max_request_bytes: a.max_request_bytes,
+                request_timeout: Duration::from_millis(a.request_timeout_ms),
+                drain_delay: Duration::from_millis(a.drain_ms),
+                limits: Limits {
+                    max_concurrent: a.max_concurrent,
+                    default_search_time: Duration::from_millis(a.default_search_ms),
+                    max_search_time: Duration::from_millis(a.max_search_ms),
+                    max_search_iterations: a.max_search_iterations,
+                },
+            };
+            let listener = tokio::net::TcpListener::bind(a.listen).await?;
+            parlour::run(listener, config, shutdown_signal()).await
+        }
+    }
+}

@@ -87,10 +87,7 @@ pub struct Description {
 impl Description {
     /// The index of a cell by name.
     pub fn cell_index(&self, name: &str) -> Option<u8> {
-        self.cells
-            .iter()
-            .position(|c| c.name == name)
-            .map(|i| i as u8)
+        self.cells.iter().position(|c| c.name == name).map(|i| i as u8)
     }
 
     /// The name of a cell by index.
@@ -100,9 +97,6 @@ impl Description {
 
     /// The index of a player by name.
     pub fn player_index(&self, name: &str) -> Option<u8> {
-        self.players
-            .iter()
-            .position(|p| p.name == name)
-            .map(|i| i as u8)
+        self.players.iter().position(|p| p.name == name).map(|i| i as u8)
     }
 }

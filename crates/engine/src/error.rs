@@ -47,12 +47,7 @@ pub struct RulesError {
 
 impl RulesError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        RulesError {
-            kind,
-            field: None,
-            cell: None,
-            message: message.into(),
-        }
+        RulesError { kind, field: None, cell: None, message: message.into() }
     }
     pub fn bad_position(field: impl Into<String>, message: impl Into<String>) -> Self {
         Self::new(ErrorKind::BadPosition, message).with_field(field)

@@ -10,11 +10,7 @@ use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
 
 /// Picks a move for the player to move, or `None` when there is none.
-pub fn suggest<G: Game + ?Sized>(
-    game: &G,
-    pos: &G::Position,
-    budget: &SuggestBudget,
-) -> Option<Suggestion>
+pub fn suggest<G: Game + ?Sized>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion>
 where
     G: Sized,
 {
@@ -65,15 +61,8 @@ where
             }
         })
         .collect();
-    let candidates = scored
-        .iter()
-        .take(10)
-        .map(|&(m, v)| Candidate {
-            mv: move_view(game, pos, m),
-            value: v,
-            visits: 1,
-        })
-        .collect();
+    let candidates =
+        scored.iter().take(10).map(|&(m, v)| Candidate { mv: move_view(game, pos, m), value: v, visits: 1 }).collect();
     let mv = move_view(game, pos, best);
     Some(Suggestion {
         principal_variation: vec![mv.notation.clone()],

@@ -25,16 +25,16 @@ pub mod playout;
 pub mod registry;
 
 pub mod contiguity;
+pub mod scala;
+pub mod shoulder;
 
 pub use bounded::Bounded;
-pub use describe::{
-    CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo,
-};
+pub use describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 pub use dynamic::{AnyGame, ApplyView, MoveInput, MoveView, StateView, SuggestBudget, Suggestion};
 pub use error::{ErrorKind, RulesError};
 pub use game::{
-    Cell, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player,
-    PlayerMeasures, Status,
+    Cell, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures,
+    Status,
 };
 pub use notation::Record;
 pub use registry::Registry;

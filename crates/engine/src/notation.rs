@@ -28,10 +28,7 @@ impl Record {
         if text.len() > MAX_POSITION_LEN {
             return Err(RulesError::bad_position(
                 "position",
-                format!(
-                    "the position text is {} bytes long; at most {MAX_POSITION_LEN} are accepted",
-                    text.len()
-                ),
+                format!("the position text is {} bytes long; at most {MAX_POSITION_LEN} are accepted", text.len()),
             ));
         }
         let mut rec = Record::new();
@@ -41,17 +38,11 @@ impl Record {
                 continue;
             }
             let Some((k, v)) = part.split_once('=') else {
-                return Err(RulesError::bad_position(
-                    "position",
-                    format!("`{part}` is not a key=value pair"),
-                ));
+                return Err(RulesError::bad_position("position", format!("`{part}` is not a key=value pair")));
             };
             let (k, v) = (k.trim(), v.trim());
             if k.is_empty() {
-                return Err(RulesError::bad_position(
-                    "position",
-                    format!("`{part}` has no key"),
-                ));
+                return Err(RulesError::bad_position("position", format!("`{part}` has no key")));
             }
             rec.insert(k, v)?;
         }
@@ -61,10 +52,7 @@ impl Record {
     /// Adds a pair; a key given twice is an error naming it.
     pub fn insert(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
         if self.entries.iter().any(|(k, _)| k == key) {
-            return Err(RulesError::bad_position(
-                key,
-                format!("key `{key}` is given twice"),
-            ));
+            return Err(RulesError::bad_position(key, format!("key `{key}` is given twice")));
         }
         self.entries.push((key.to_string(), value.to_string()));
         Ok(())
@@ -77,10 +65,7 @@ impl Record {
 
     /// The value of `key`, without consuming it.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
     /// Removes `key` and returns its value.
@@ -91,17 +76,16 @@ impl Record {
 
     /// Removes `key`; an error naming it when it is missing.
     pub fn require(&mut self, key: &str) -> Result<String, RulesError> {
-        self.take(key)
-            .ok_or_else(|| RulesError::bad_position(key, format!("the position has no `{key}=`")))
+        self.take(key).ok_or_else(|| RulesError::bad_position(key, format!("the position has no `{key}=`")))
     }
 
     /// Removes `key` and parses it as an unsigned number (`default` when absent).
     pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32, RulesError> {
         match self.take(key) {
             None => Ok(default),
-            Some(v) => v.parse::<u32>().map_err(|_| {
-                RulesError::bad_position(key, format!("`{key}={v}`: expected a whole number"))
-            }),
+            Some(v) => v
+                .parse::<u32>()
+                .map_err(|_| RulesError::bad_position(key, format!("`{key}={v}`: expected a whole number"))),
         }
     }
 
@@ -159,17 +143,12 @@ pub fn parse_cells(
     let mut set = 0u128;
     for name in split_list(value) {
         let Some(c) = cell_index(name) else {
-            return Err(RulesError::bad_position(
-                key,
-                format!("`{name}` in `{key}` is not a cell of this board"),
-            )
-            .with_cell(name));
+            return Err(RulesError::bad_position(key, format!("`{name}` in `{key}` is not a cell of this board"))
+                .with_cell(name));
         };
         let b = 1u128 << c;
         if *occupied & b != 0 {
-            return Err(
-                RulesError::bad_position(key, format!("two pieces on {name}")).with_cell(name),
-            );
+            return Err(RulesError::bad_position(key, format!("two pieces on {name}")).with_cell(name));
         }
         *occupied |= b;
         set |= b;
@@ -179,10 +158,7 @@ pub fn parse_cells(
 
 /// Prints a bitboard as a comma-separated list of cell names in board order.
 pub fn format_cells(set: u128, name: impl Fn(u8) -> String) -> String {
-    crate::bits::Bits(set)
-        .map(name)
-        .collect::<Vec<_>>()
-        .join(",")
+    crate::bits::Bits(set).map(name).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]

@@ -10,12 +10,7 @@ use std::collections::HashSet;
 
 /// Plays uniformly random moves from `pos` until the game ends or
 /// `max_plies` moves were made; returns the final position and plies made.
-pub fn random_playout<G: Game>(
-    game: &G,
-    pos: &G::Position,
-    seed: u64,
-    max_plies: usize,
-) -> (G::Position, usize) {
+pub fn random_playout<G: Game>(game: &G, pos: &G::Position, seed: u64, max_plies: usize) -> (G::Position, usize) {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut pos = pos.clone();
     let mut moves = Vec::new();
@@ -66,13 +61,7 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     let over = game.outcome(pos).is_over();
-    assert_eq!(
-        moves.is_empty(),
-        over,
-        "{text}: moves listed {} but outcome {:?}",
-        moves.len(),
-        game.outcome(pos)
-    );
+    assert_eq!(moves.is_empty(), over, "{text}: moves listed {} but outcome {:?}", moves.len(), game.outcome(pos));
     let unique: HashSet<_> = moves.iter().collect();
     assert_eq!(unique.len(), moves.len(), "{text}: a move is listed twice");
     for &m in &moves {

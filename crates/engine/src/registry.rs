@@ -21,9 +21,13 @@ impl Registry {
     pub fn new() -> Self {
         let mut games: Vec<Box<dyn AnyGame>> = Vec::new();
         for v in crate::contiguity::Variant::ALL {
-            games.push(Box::new(Bounded::new(crate::contiguity::Contiguity::new(
-                v,
-            ))));
+            games.push(Box::new(Bounded::new(crate::contiguity::Contiguity::new(v))));
+        }
+        for v in crate::scala::Variant::ALL {
+            games.push(Box::new(Bounded::new(crate::scala::Scala::new(v))));
+        }
+        for v in crate::shoulder::Variant::ALL {
+            games.push(Box::new(Bounded::new(crate::shoulder::ShoulderToShoulder::new(v))));
         }
         Registry { games }
     }
@@ -33,11 +37,7 @@ impl Registry {
         self.games
             .iter()
             .map(|g| g.description())
-            .filter(|d| {
-                d.variants
-                    .iter()
-                    .any(|v| v.is_default && v.name == d.variant)
-            })
+            .filter(|d| d.variants.iter().any(|v| v.is_default && v.name == d.variant))
             .collect()
     }
 
@@ -48,12 +48,8 @@ impl Registry {
 
     /// A game by id and variant (`""` or `default` = the default variant).
     pub fn get(&self, id: &str, variant: &str) -> Result<&dyn AnyGame, RulesError> {
-        let of_game: Vec<&dyn AnyGame> = self
-            .games
-            .iter()
-            .map(|g| g.as_ref())
-            .filter(|g| g.description().id == id)
-            .collect();
+        let of_game: Vec<&dyn AnyGame> =
+            self.games.iter().map(|g| g.as_ref()).filter(|g| g.description().id == id).collect();
         if of_game.is_empty() {
             let mut ids: Vec<&str> = self.list().iter().map(|d| d.id).collect();
             ids.dedup();
@@ -66,31 +62,17 @@ impl Registry {
         }
         let wanted = |d: &Description| {
             if variant.is_empty() {
-                d.variants
-                    .iter()
-                    .any(|v| v.is_default && v.name == d.variant)
+                d.variants.iter().any(|v| v.is_default && v.name == d.variant)
             } else {
                 d.variant == variant
             }
         };
-        of_game
-            .iter()
-            .copied()
-            .find(|g| wanted(g.description()))
-            .ok_or_else(|| {
-                let names: Vec<&str> = of_game[0]
-                    .description()
-                    .variants
-                    .iter()
-                    .map(|v| v.name)
-                    .collect();
-                RulesError::unknown_game(
-                    "variant",
-                    format!(
-                        "`{id}` has no variant `{variant}`; its variants: {}",
-                        names.join(", ")
-                    ),
-                )
-            })
+        of_game.iter().copied().find(|g| wanted(g.description())).ok_or_else(|| {
+            let names: Vec<&str> = of_game[0].description().variants.iter().map(|v| v.name).collect();
+            RulesError::unknown_game(
+                "variant",
+                format!("`{id}` has no variant `{variant}`; its variants: {}", names.join(", ")),
+            )
+        })
     }
 }

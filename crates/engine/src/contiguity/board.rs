@@ -102,11 +102,7 @@ pub fn parse_cell(name: &str) -> Option<u8> {
     let l = name.chars().last()?;
     let ln = LANE_NAMES.iter().position(|&x| x == l)? as u8;
     let digits = &name[..name.len() - 1];
-    if digits.is_empty()
-        || digits.len() > 2
-        || !digits.bytes().all(|b| b.is_ascii_digit())
-        || digits.starts_with('0')
-    {
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
         return None;
     }
     let col: u8 = digits.parse().ok()?;

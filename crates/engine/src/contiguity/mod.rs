@@ -8,13 +8,9 @@ pub mod board;
 mod tests;
 
 use crate::bits::{bit, flood, Bits};
-use crate::describe::{
-    CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo,
-};
+use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 use crate::error::RulesError;
-use crate::game::{
-    Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures,
-};
+use crate::game::{Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures};
 use crate::notation::{format_cells, parse_cells, Record};
 use board::{cell_name, parse_cell, step, Dir, CELLS, NEIGHBORS};
 
@@ -147,11 +143,7 @@ pub fn routes(occupied: u128, from: u8, to: u8) -> Vec<Route> {
                 continue;
             }
             if n == to {
-                out.push(Route {
-                    dir: d,
-                    distance,
-                    jumped,
-                });
+                out.push(Route { dir: d, distance, jumped });
                 break;
             }
         }
@@ -187,10 +179,7 @@ pub fn destinations(occupied: u128, from: u8) -> u128 {
 
 impl Contiguity {
     pub fn new(variant: Variant) -> Self {
-        Contiguity {
-            variant,
-            description: describe(variant),
-        }
+        Contiguity { variant, description: describe(variant) }
     }
 
     pub fn variant(&self) -> Variant {
@@ -202,19 +191,11 @@ impl Contiguity {
     pub fn start_position(&self) -> Position {
         let w = ["30a", "29b", "1b", "30c", "2c", "1d"];
         let r = ["1a", "30b", "2b", "29c", "1c", "30d"];
-        let set = |names: [&str; 6]| {
-            names
-                .iter()
-                .fold(0u128, |m, n| m | bit(parse_cell(n).unwrap()))
-        };
+        let set = |names: [&str; 6]| names.iter().fold(0u128, |m, n| m | bit(parse_cell(n).unwrap()));
         Position {
             pieces: [set(w), set(r)],
             to_move: WHITE,
-            phase: if self.variant == Variant::Bidding {
-                Phase::Bidding
-            } else {
-                Phase::Play
-            },
+            phase: if self.variant == Variant::Bidding { Phase::Bidding } else { Phase::Play },
             bid: None,
             bidder: None,
             bidder_moves: 0,
@@ -234,18 +215,10 @@ impl Contiguity {
     pub fn one_move_from_connecting(&self, pos: &Position, player: Player) -> bool {
         let mine = pos.pieces[player as usize];
         let occ = pos.occupied();
-        Bits(mine).any(|from| {
-            Bits(destinations(occ, from)).any(|to| connected(mine & !bit(from) | bit(to)))
-        })
+        Bits(mine).any(|from| Bits(destinations(occ, from)).any(|to| connected(mine & !bit(from) | bit(to))))
     }
 
-    fn explain_piece_move(
-        &self,
-        pos: &Position,
-        text: &str,
-        from: u8,
-        to: u8,
-    ) -> Result<Move, RulesError> {
+    fn explain_piece_move(&self, pos: &Position, text: &str, from: u8, to: u8) -> Result<Move, RulesError> {
         let me = pos.to_move;
         let (fname, tname) = (cell_name(from), cell_name(to));
         if pos.pieces[me as usize] & bit(from) == 0 {
@@ -261,15 +234,12 @@ impl Contiguity {
             return Err(RulesError::illegal_move(format!("{text}: {what}")).with_cell(fname));
         }
         if from == to {
-            return Err(RulesError::illegal_move(format!(
-                "{text}: a piece may not end where it started"
-            ))
-            .with_cell(tname));
+            return Err(
+                RulesError::illegal_move(format!("{text}: a piece may not end where it started")).with_cell(tname)
+            );
         }
         if pos.occupied() & bit(to) != 0 {
-            return Err(
-                RulesError::illegal_move(format!("{text}: {tname} is occupied")).with_cell(tname),
-            );
+            return Err(RulesError::illegal_move(format!("{text}: {tname} is occupied")).with_cell(tname));
         }
         let in_line = Dir::ALL.iter().any(|&d| {
             let mut c = from;
@@ -342,22 +312,13 @@ fn describe(variant: Variant) -> Description {
             let r = 8.0 - ln as f64;
             let neighbors = Dir::ALL
                 .iter()
-                .filter_map(|&d| {
-                    step(c, d).map(|n| Neighbor {
-                        cell: n,
-                        relation: "adjacent",
-                        direction: d.name(),
-                    })
-                })
+                .filter_map(|&d| step(c, d).map(|n| Neighbor { cell: n, relation: "adjacent", direction: d.name() }))
                 .collect();
             CellInfo {
                 name: cell_name(c),
                 x: (r * angle.sin() * 1000.0).round() / 1000.0,
                 y: (-r * angle.cos() * 1000.0).round() / 1000.0,
-                tags: vec![
-                    format!("lane:{}", board::LANE_NAMES[ln as usize]),
-                    format!("column:{col}"),
-                ],
+                tags: vec![format!("lane:{}", board::LANE_NAMES[ln as usize]), format!("column:{col}")],
                 neighbors,
             }
         })
@@ -365,11 +326,7 @@ fn describe(variant: Variant) -> Description {
     let mut options = vec![];
     if variant == Variant::Bidding {
         options.extend([
-            OptionInfo {
-                key: "phase",
-                default: "bidding".into(),
-                summary: "bidding, choice or play",
-            },
+            OptionInfo { key: "phase", default: "bidding".into(), summary: "bidding, choice or play" },
             OptionInfo {
                 key: "bid",
                 default: "none".into(),
@@ -380,11 +337,7 @@ fn describe(variant: Variant) -> Description {
                 default: "none".into(),
                 summary: "who made the lowest bid; after the choice, the colour it plays",
             },
-            OptionInfo {
-                key: "bidder_moves",
-                default: "0".into(),
-                summary: "moves the bidder has made in play",
-            },
+            OptionInfo { key: "bidder_moves", default: "0".into(), summary: "moves the bidder has made in play" },
         ]);
     }
     Description {
@@ -442,28 +395,15 @@ impl Game for Contiguity {
                 pieces[p as usize] = parse_cells(key, &v, &mut occupied, parse_cell)?;
                 let n = pieces[p as usize].count_ones();
                 if n > PIECES {
-                    return Err(RulesError::bad_position(
-                        key,
-                        format!("{key} has {n} pieces; the game has {PIECES}"),
-                    ));
+                    return Err(RulesError::bad_position(key, format!("{key} has {n} pieces; the game has {PIECES}")));
                 }
             }
         }
         let bidding_keys = ["phase", "bid", "bidder", "bidder_moves"];
-        let mut pos = Position {
-            pieces,
-            to_move,
-            phase: Phase::Play,
-            bid: None,
-            bidder: None,
-            bidder_moves: 0,
-        };
+        let mut pos = Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0 };
         if self.variant == Variant::Default {
             if let Some(k) = bidding_keys.iter().find(|k| r.get(k).is_some()) {
-                return Err(RulesError::bad_position(
-                    *k,
-                    format!("`{k}` belongs to the bidding variant"),
-                ));
+                return Err(RulesError::bad_position(*k, format!("`{k}` belongs to the bidding variant")));
             }
         } else {
             pos.phase = match r.take("phase").as_deref() {
@@ -478,16 +418,12 @@ impl Game for Contiguity {
                 }
             };
             if let Some(v) = r.take("bid") {
-                let b: u8 = v
-                    .parse()
-                    .ok()
-                    .filter(|b| (1..=MAX_BID).contains(b))
-                    .ok_or_else(|| {
-                        RulesError::bad_position(
-                            "bid",
-                            format!("`bid={v}`: expected a number of moves from 1 to {MAX_BID}"),
-                        )
-                    })?;
+                let b: u8 = v.parse().ok().filter(|b| (1..=MAX_BID).contains(b)).ok_or_else(|| {
+                    RulesError::bad_position(
+                        "bid",
+                        format!("`bid={v}`: expected a number of moves from 1 to {MAX_BID}"),
+                    )
+                })?;
                 pos.bid = Some(b);
             }
             if let Some(v) = r.take("bidder") {
@@ -495,10 +431,7 @@ impl Game for Contiguity {
             }
             let moves = r.take_u32("bidder_moves", 0)?;
             if pos.bid.is_some() != pos.bidder.is_some() {
-                return Err(RulesError::bad_position(
-                    "bidder",
-                    "`bid` and `bidder` go together",
-                ));
+                return Err(RulesError::bad_position("bidder", "`bid` and `bidder` go together"));
             }
             match pos.phase {
                 Phase::Bidding if pos.bidder.is_some_and(|b| b == to_move) => {
@@ -508,10 +441,7 @@ impl Game for Contiguity {
                     ));
                 }
                 Phase::Choice if pos.bidder != Some(to_move) => {
-                    return Err(RulesError::bad_position(
-                        "to_move",
-                        "in the choice phase the last bidder is to move",
-                    ));
+                    return Err(RulesError::bad_position("to_move", "in the choice phase the last bidder is to move"));
                 }
                 Phase::Play if pos.bid.is_none() => {
                     return Err(RulesError::bad_position(
@@ -522,10 +452,7 @@ impl Game for Contiguity {
                 _ => {}
             }
             if moves > 0 && pos.phase != Phase::Play {
-                return Err(RulesError::bad_position(
-                    "bidder_moves",
-                    "`bidder_moves` is counted in play only",
-                ));
+                return Err(RulesError::bad_position("bidder_moves", "`bidder_moves` is counted in play only"));
             }
             if pos.bid.is_some_and(|b| moves > b as u32) {
                 return Err(RulesError::bad_position(
@@ -535,17 +462,7 @@ impl Game for Contiguity {
             }
             pos.bidder_moves = moves as u8;
         }
-        r.finish(&[
-            "to_move",
-            "white",
-            "red",
-            "phase",
-            "bid",
-            "bidder",
-            "bidder_moves",
-            "ply",
-            "max_plies",
-        ])?;
+        r.finish(&["to_move", "white", "red", "phase", "bid", "bidder", "bidder_moves", "ply", "max_plies"])?;
         Ok(pos)
     }
 
@@ -579,11 +496,7 @@ impl Game for Contiguity {
         let mut v: Vec<PieceAt> = [WHITE, RED]
             .iter()
             .flat_map(|&p| {
-                Bits(pos.pieces[p as usize]).map(move |cell| PieceAt {
-                    cell,
-                    owner: Owner::Player(p),
-                    kind: "disk",
-                })
+                Bits(pos.pieces[p as usize]).map(move |cell| PieceAt { cell, owner: Owner::Player(p), kind: "disk" })
             })
             .collect();
         v.sort_by_key(|p| p.cell);
@@ -614,14 +527,20 @@ impl Game for Contiguity {
         match pos.phase {
             Phase::Bidding => {
                 if text == "stop" {
-                    return if pos.bid.is_some() { Ok(Move::Stop) } else { Err(word_err("nobody has bid yet: the first player must bid")) };
+                    return if pos.bid.is_some() {
+                        Ok(Move::Stop)
+                    } else {
+                        Err(word_err("nobody has bid yet: the first player must bid"))
+                    };
                 }
                 let Some(n) = text.strip_prefix("bid").map(str::trim) else {
                     return Err(word_err("in the bidding phase the moves are `bid<N>` (e.g. `bid12`) and `stop`"));
                 };
-                let n: u8 = n.parse().ok().filter(|b| (1..=MAX_BID).contains(b)).ok_or_else(|| {
-                    word_err(&format!("a bid is a number of moves from 1 to {MAX_BID}"))
-                })?;
+                let n: u8 = n
+                    .parse()
+                    .ok()
+                    .filter(|b| (1..=MAX_BID).contains(b))
+                    .ok_or_else(|| word_err(&format!("a bid is a number of moves from 1 to {MAX_BID}")))?;
                 match pos.bid {
                     Some(b) if n >= b => Err(word_err(&format!("each bid must be lower than the last ({b})"))),
                     _ => Ok(Move::Bid(n)),
@@ -636,8 +555,10 @@ impl Game for Contiguity {
                 let Some((f, t)) = text.split_once('-') else {
                     return Err(word_err("a move is written from-to, e.g. 30a-5a"));
                 };
-                let from = parse_cell(f).ok_or_else(|| word_err(&format!("`{}` is not a cell (1a..30d)", f.trim())).with_cell(f.trim()))?;
-                let to = parse_cell(t).ok_or_else(|| word_err(&format!("`{}` is not a cell (1a..30d)", t.trim())).with_cell(t.trim()))?;
+                let from = parse_cell(f)
+                    .ok_or_else(|| word_err(&format!("`{}` is not a cell (1a..30d)", f.trim())).with_cell(f.trim()))?;
+                let to = parse_cell(t)
+                    .ok_or_else(|| word_err(&format!("`{}` is not a cell (1a..30d)", t.trim())).with_cell(t.trim()))?;
                 self.explain_piece_move(pos, text, from, to)
             }
         }
@@ -658,10 +579,7 @@ impl Game for Contiguity {
             Move::Piece { from, to } => {
                 let route = routes(pos.occupied(), from, to).into_iter().next();
                 let mut d = MoveDetails::between(MoveKind::Slide, from, to);
-                if let Some(Route {
-                    jumped: Some(_), ..
-                }) = route
-                {
+                if let Some(Route { jumped: Some(_), .. }) = route {
                     d.kind = MoveKind::Jump;
                 }
                 if let Some(r) = route {
@@ -676,10 +594,7 @@ impl Game for Contiguity {
                 }
                 d
             }
-            Move::Bid(n) => MoveDetails {
-                bid: Some(n as u32),
-                ..MoveDetails::action(MoveKind::Bid)
-            },
+            Move::Bid(n) => MoveDetails { bid: Some(n as u32), ..MoveDetails::action(MoveKind::Bid) },
             _ => MoveDetails::action(MoveKind::Action),
         }
     }
@@ -740,18 +655,13 @@ impl Game for Contiguity {
             .iter()
             .map(|&p| {
                 let mine = pos.pieces[p as usize];
-                let groups = crate::bits::components(mine, &NEIGHBORS)
-                    .into_iter()
-                    .map(|g| Bits(g).collect())
-                    .collect();
+                let groups = crate::bits::components(mine, &NEIGHBORS).into_iter().map(|g| Bits(g).collect()).collect();
                 let bidder = pos.bidder == Some(p) && pos.phase == Phase::Play;
                 PlayerMeasures {
                     player: p,
                     groups,
                     pieces: Some(mine.count_ones()),
-                    one_move_from_connecting: Some(
-                        pos.phase == Phase::Play && self.one_move_from_connecting(pos, p),
-                    ),
+                    one_move_from_connecting: Some(pos.phase == Phase::Play && self.one_move_from_connecting(pos, p)),
                     moves_made: bidder.then_some(pos.bidder_moves as u32),
                     bid: if bidder { pos.bid.map(u32::from) } else { None },
                     ..Default::default()
@@ -771,9 +681,7 @@ impl Game for Contiguity {
         let score = |p: Player| {
             let s = pos.pieces[p as usize];
             let groups = crate::bits::components(s, &NEIGHBORS).len() as f64;
-            let touching: u32 = Bits(s)
-                .map(|c| (NEIGHBORS[c as usize] & s).count_ones())
-                .sum();
+            let touching: u32 = Bits(s).map(|c| (NEIGHBORS[c as usize] & s).count_ones()).sum();
             -groups + touching as f64 / 8.0
         };
         ((score(player) - score(other(player))) / 8.0).clamp(-0.95, 0.95)

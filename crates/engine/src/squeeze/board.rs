@@ -1,0 +1,310 @@
+//! The two boards of the Squeeze family, as `u64` bitboard tables built once.
+//!
+//! - Square: 8x8, cell index = (rank − 1) × 8 + file (a1 = 0, b1 = 1, …,
+//!   h8 = 63). Edge = the 28 border cells, inner = b2..g7. Kings move like
+//!   chess queens: 8 directions.
+//! - Hex: hexhex of side 5, 61 cells, rows a..i from the top, each numbered
+//!   from 1 at its left (a1..a5, b1..b6, …, e1..e9, …, i1..i5); cell index =
+//!   position in that reading order (a1 = 0, i5 = 60). Axial coordinates
+//!   (q, r), pointy-top cells, r growing downwards. Edge = the 24 rim cells.
+//!   Kings ("hexagonal rooks") move along the 6 lines through cell edges.
+//!
+//! Every table is indexed by direction first. For each direction the cell
+//! index either always grows ([`Geometry::positive`]) or always shrinks
+//! along a ray, so the first piece met on a ray is its lowest or highest bit.
+
+use std::sync::LazyLock;
+
+/// "No cell": a step off the board.
+pub const NONE: u8 = u8::MAX;
+
+/// The most directions a board has.
+pub const MAX_DIRS: usize = 8;
+
+/// The most cells a board has.
+pub const MAX_CELLS: usize = 64;
+
+/// The bit of one cell.
+#[inline]
+pub const fn bit(c: u8) -> u64 {
+    1u64 << c
+}
+
+/// A board: names, regions, neighbours and rays.
+pub struct Geometry {
+    pub hex: bool,
+    /// Number of cells.
+    pub cells: u8,
+    /// Number of directions (8 square, 6 hex).
+    pub dirs: usize,
+    /// Direction names, e.g. `n`, `ne`, ... (square) or `e`, `ne`, ... (hex).
+    pub dir_names: &'static [&'static str],
+    /// `step[d][c]`: the neighbour of `c` in direction `d`, or [`NONE`].
+    pub step: [[u8; MAX_CELLS]; MAX_DIRS],
+    /// `ray[d][c]`: every cell beyond `c` in direction `d`, to the edge.
+    pub ray: [[u64; MAX_CELLS]; MAX_DIRS],
+    /// Whether cell indices grow along direction `d`.
+    pub positive: [bool; MAX_DIRS],
+    /// `line[a][b]`: the direction from `a` to `b` when they share a line, else [`NONE`].
+    pub line: [[u8; MAX_CELLS]; MAX_CELLS],
+    /// The edge (rim) cells.
+    pub edge: u64,
+    /// The inner cells (every cell not on the edge).
+    pub inner: u64,
+    /// Every cell.
+    pub all: u64,
+    /// Cell names in index order.
+    pub names: Vec<String>,
+    /// Drawing coordinates (x right, y down), one unit between neighbours.
+    pub xy: Vec<(f64, f64)>,
+}
+
+impl Geometry {
+    /// The name of a cell.
+    pub fn name(&self, c: u8) -> &str {
+        &self.names[c as usize]
+    }
+
+    /// Parses a cell name (`a1`, `h8`, `e9`).
+    pub fn parse(&self, name: &str) -> Option<u8> {
+        let name = name.trim();
+        let mut chars = name.chars();
+        let letter = chars.next()?;
+        let digits = chars.as_str();
+        if !letter.is_ascii_lowercase()
+            || digits.is_empty()
+            || digits.len() > 2
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        self.names.iter().position(|n| n == name).map(|i| i as u8)
+    }
+
+    /// The cells passed between `a` and `b` (exclusive) on their shared line,
+    /// with that line's direction; `None` when they share no line.
+    pub fn between(&self, a: u8, b: u8) -> Option<(usize, u64)> {
+        let d = self.line[a as usize][b as usize];
+        if d == NONE {
+            return None;
+        }
+        let d = d as usize;
+        Some((d, self.ray[d][a as usize] ^ self.ray[d][b as usize] ^ bit(b)))
+    }
+
+    /// The cells a piece on `c` sees in direction `d`: the empty cells up
+    /// to the first piece of `occ`, and that piece.
+    #[inline(always)]
+    pub fn attacks(&self, d: usize, c: u8, occ: u64) -> u64 {
+        let r = self.ray[d][c as usize];
+        let b = r & occ;
+        if b == 0 {
+            r
+        } else {
+            r ^ self.ray[d][self.first(d, b) as usize]
+        }
+    }
+
+    /// The first cell of `set` met going in direction `d` (`set` ≠ 0, all on one ray).
+    #[inline(always)]
+    pub fn first(&self, d: usize, set: u64) -> u8 {
+        if self.positive[d] {
+            set.trailing_zeros() as u8
+        } else {
+            63 - set.leading_zeros() as u8
+        }
+    }
+
+    /// A short text naming the inner area, for messages.
+    pub fn inner_text(&self) -> &'static str {
+        if self.hex {
+            "the 37 cells off the rim"
+        } else {
+            "b2..g7"
+        }
+    }
+
+    /// A short text naming the edge, for messages.
+    pub fn edge_text(&self) -> &'static str {
+        if self.hex {
+            "the 24 rim cells"
+        } else {
+            "the 28 border cells"
+        }
+    }
+}
+
+/// Builds the tables from cells given as (name, x, y, integer coordinates)
+/// and direction deltas in those coordinates.
+fn build(
+    hex: bool,
+    cells: Vec<(String, (f64, f64), (i32, i32), bool)>,
+    dir_names: &'static [&'static str],
+    deltas: &[(i32, i32)],
+) -> Geometry {
+    let n = cells.len();
+    assert!(n <= MAX_CELLS);
+    let index = |p: (i32, i32)| cells.iter().position(|c| c.2 == p).map(|i| i as u8);
+    let mut g = Geometry {
+        hex,
+        cells: n as u8,
+        dirs: deltas.len(),
+        dir_names,
+        step: [[NONE; MAX_CELLS]; MAX_DIRS],
+        ray: [[0; MAX_CELLS]; MAX_DIRS],
+        positive: [false; MAX_DIRS],
+        line: [[NONE; MAX_CELLS]; MAX_CELLS],
+        edge: 0,
+        inner: 0,
+        all: 0,
+        names: cells.iter().map(|c| c.0.clone()).collect(),
+        xy: cells.iter().map(|c| c.1).collect(),
+    };
+    for (i, c) in cells.iter().enumerate() {
+        g.all |= bit(i as u8);
+        if c.3 {
+            g.edge |= bit(i as u8);
+        } else {
+            g.inner |= bit(i as u8);
+        }
+    }
+    for (d, &(dx, dy)) in deltas.iter().enumerate() {
+        let mut grows = None;
+        for (i, c) in cells.iter().enumerate() {
+            let (x, y) = c.2;
+            if let Some(j) = index((x + dx, y + dy)) {
+                g.step[d][i] = j;
+                let up = j as usize > i;
+                assert!(grows.is_none_or(|g| g == up), "direction {d} is not monotonic in cell index");
+                grows = Some(up);
+            }
+            let mut k = 1;
+            while let Some(j) = index((x + k * dx, y + k * dy)) {
+                g.ray[d][i] |= bit(j);
+                g.line[i][j as usize] = d as u8;
+                k += 1;
+            }
+        }
+        g.positive[d] = grows.unwrap_or(true);
+    }
+    g
+}
+
+fn square() -> Geometry {
+    let mut cells = Vec::new();
+    for rank in 0..8i32 {
+        for file in 0..8i32 {
+            let name = format!("{}{}", (b'a' + file as u8) as char, rank + 1);
+            let edge = rank == 0 || rank == 7 || file == 0 || file == 7;
+            cells.push((name, (file as f64, (7 - rank) as f64), (file, rank), edge));
+        }
+    }
+    build(
+        false,
+        cells,
+        &["n", "ne", "e", "se", "s", "sw", "w", "nw"],
+        &[(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)],
+    )
+}
+
+fn hexagon() -> Geometry {
+    let mut cells = Vec::new();
+    for row in 0..9i32 {
+        let r = row - 4;
+        let qmin = (-4).max(-4 - r);
+        let qmax = 4.min(4 - r);
+        for q in qmin..=qmax {
+            let name = format!("{}{}", (b'a' + row as u8) as char, q - qmin + 1);
+            let edge = q.abs().max(r.abs()).max((q + r).abs()) == 4;
+            let x = q as f64 + r as f64 / 2.0 + 4.0;
+            let y = ((row as f64) * 3f64.sqrt() / 2.0 * 1000.0).round() / 1000.0;
+            cells.push((name, (x, y), (q, r), edge));
+        }
+    }
+    build(
+        true,
+        cells,
+        &["e", "ne", "nw", "w", "sw", "se"],
+        &[(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+    )
+}
+
+/// The 8x8 board.
+pub static SQUARE: LazyLock<Geometry> = LazyLock::new(square);
+
+/// The hexhex board of side 5.
+pub static HEX: LazyLock<Geometry> = LazyLock::new(hexagon);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_board_regions_and_names() {
+        let g = &*SQUARE;
+        assert_eq!(g.cells, 64);
+        assert_eq!(g.edge.count_ones(), 28);
+        assert_eq!(g.inner.count_ones(), 36);
+        assert_eq!(g.parse("a1"), Some(0));
+        assert_eq!(g.parse("b1"), Some(1));
+        assert_eq!(g.parse("h8"), Some(63));
+        assert!(g.inner & bit(g.parse("b2").unwrap()) != 0);
+        assert!(g.inner & bit(g.parse("g7").unwrap()) != 0);
+        assert!(g.edge & bit(g.parse("h5").unwrap()) != 0);
+        for bad in ["i1", "a0", "a9", "a01", "", "A1", "a", "1a", "a10"] {
+            assert_eq!(g.parse(bad), None, "{bad}");
+        }
+        for c in 0..64u8 {
+            assert_eq!(g.parse(g.name(c)), Some(c));
+        }
+        // a corner sees 3 directions, an inner cell 8
+        let dirs = |c: &str| (0..8).filter(|&d| g.step[d][g.parse(c).unwrap() as usize] != NONE).count();
+        assert_eq!(dirs("a1"), 3);
+        assert_eq!(dirs("a4"), 5);
+        assert_eq!(dirs("d4"), 8);
+        // queen lines: a1-h8 diagonal has 6 cells between
+        let (_, between) = g.between(g.parse("a1").unwrap(), g.parse("h8").unwrap()).unwrap();
+        assert_eq!(between.count_ones(), 6);
+        assert!(g.between(g.parse("a1").unwrap(), g.parse("b3").unwrap()).is_none());
+    }
+
+    #[test]
+    fn hex_board_regions_and_names() {
+        let g = &*HEX;
+        assert_eq!(g.cells, 61);
+        assert_eq!(g.edge.count_ones(), 24);
+        assert_eq!(g.inner.count_ones(), 37);
+        let row_len: Vec<usize> =
+            "abcdefghi".chars().map(|r| g.names.iter().filter(|n| n.starts_with(r)).count()).collect();
+        assert_eq!(row_len, vec![5, 6, 7, 8, 9, 8, 7, 6, 5]);
+        assert_eq!(g.parse("a1"), Some(0));
+        assert_eq!(g.parse("e9"), Some(34));
+        assert_eq!(g.parse("i5"), Some(60));
+        assert_eq!(g.parse("a6"), None);
+        assert_eq!(g.parse("j1"), None);
+        // the centre e5 is inner and has 6 neighbours; the corner a1 has 3
+        let e5 = g.parse("e5").unwrap();
+        assert!(g.inner & bit(e5) != 0);
+        assert_eq!((0..6).filter(|&d| g.step[d][e5 as usize] != NONE).count(), 6);
+        let a1 = g.parse("a1").unwrap();
+        assert_eq!((0..6).filter(|&d| g.step[d][a1 as usize] != NONE).count(), 3);
+        // rim cells: all of rows a and i, and the ends of every row
+        for name in ["a3", "b1", "b6", "e1", "e9", "h6", "i2"] {
+            assert!(g.edge & bit(g.parse(name).unwrap()) != 0, "{name}");
+        }
+        for name in ["b2", "e2", "e8", "h5"] {
+            assert!(g.inner & bit(g.parse(name).unwrap()) != 0, "{name}");
+        }
+        // lines: se keeps q, so a1 -> b2 -> c3 -> d4 -> e5 -> f5 -> g5 -> h5 -> i5.
+        let (_, between) = g.between(g.parse("a1").unwrap(), g.parse("i5").unwrap()).unwrap();
+        assert_eq!(between.count_ones(), 7);
+        assert!(between & bit(e5) != 0);
+        let (_, between) = g.between(g.parse("e1").unwrap(), g.parse("e9").unwrap()).unwrap();
+        assert_eq!(between.count_ones(), 7);
+        // a1-e1 is the sw line down the left side
+        assert!(g.between(g.parse("a1").unwrap(), g.parse("e1").unwrap()).is_some());
+        // b1 and c4 are not on one line (offset (2, 1) in axial coordinates)
+        assert!(g.between(g.parse("b1").unwrap(), g.parse("c4").unwrap()).is_none());
+    }
+}

@@ -1,0 +1,91 @@
+//! The server: the rules service with health, reflection, limits and a
+//! graceful shutdown, on a listener the caller provides (so tests can bind
+//! 127.0.0.1:0 and stop the server when they like).
+
+use crate::pb::rules_server::RulesServer;
+use crate::service::{Limits, RulesService};
+use parlour_engine::Registry;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+
+/// Everything `parlour serve` can be told.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Largest request accepted, in bytes (RESOURCE_EXHAUSTED beyond).
+    pub max_request_bytes: usize,
+    /// Time limit of any one call (DEADLINE_EXCEEDED beyond); a shorter
+    /// client deadline wins.
+    pub request_timeout: Duration,
+    /// Time between health going NOT_SERVING and the listener closing, so
+    /// load balancers stop sending before the server stops accepting.
+    pub drain_delay: Duration,
+    /// Service limits (concurrency, search budgets).
+    pub limits: Limits,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            max_request_bytes: 1024 * 1024,
+            request_timeout: Duration::from_secs(30),
+            drain_delay: Duration::ZERO,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Serves until `shutdown` completes, then: health goes NOT_SERVING, the
+/// drain delay passes, the listener closes, and calls in flight finish.
+pub async fn run(
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let addr = listener.local_addr()?;
+    let registry = Arc::new(Registry::new());
+    let service = RulesService::new(registry, config.limits.clone());
+
+    let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health_reporter.set_serving::<RulesServer<RulesService>>().await;
+
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(crate::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(crate::pb::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()?;
+
+    let rules = RulesServer::new(service)
+        .max_decoding_message_size(config.max_request_bytes)
+        .max_encoding_message_size(16 * 1024 * 1024);
+
+    let drain = config.drain_delay;
+    let reporter = health_reporter.clone();
+    let signal = async move {
+        shutdown.await;
+        tracing::info!("shutting down: health NOT_SERVING, draining");
+        reporter.set_not_serving::<RulesServer<RulesService>>().await;
+        reporter.set_service_status("", tonic_health::ServingStatus::NotServing).await;
+        if !drain.is_zero() {
+            tokio::time::sleep(drain).await;
+        }
+        tracing::info!("listener closed; finishing calls in flight");
+    };
+
+    tracing::info!(%addr, "parlour listening");
+    tonic::transport::Server::builder()
+        .timeout(config.request_timeout)
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(rules)
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal)
+        .await?;
+    tracing::info!("stopped");
+    Ok(())
+}

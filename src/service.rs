@@ -1,0 +1,321 @@
+//! The `parlour.v1.Rules` service: requests in, engine calls, responses out.
+
+use crate::convert;
+use crate::errors::{self, Origin};
+use crate::pb::{self, rules_server::Rules};
+use parlour_engine::dynamic::{MoveInput, SuggestBudget};
+use parlour_engine::{AnyGame, Registry, RulesError};
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tonic::{Request, Response, Status};
+use tracing::Instrument;
+
+/// Limits the service enforces.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Rules calls served at once; more are refused with RESOURCE_EXHAUSTED.
+    pub max_concurrent: usize,
+    /// Thinking time of SuggestMove when the request sets none.
+    pub default_search_time: Duration,
+    /// The most thinking time a SuggestMove may have.
+    pub max_search_time: Duration,
+    /// The most iterations a SuggestMove may ask for.
+    pub max_search_iterations: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_concurrent: 256,
+            default_search_time: Duration::from_millis(200),
+            max_search_time: Duration::from_secs(10),
+            max_search_iterations: 10_000_000,
+        }
+    }
+}
+
+/// The rules service: stateless but for its game table and limits.
+#[derive(Clone)]
+pub struct RulesService {
+    registry: Arc<Registry>,
+    limits: Limits,
+    in_flight: Arc<Semaphore>,
+}
+
+impl RulesService {
+    pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
+        let in_flight = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
+        RulesService { registry, limits, in_flight }
+    }
+
+    fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
+        self.in_flight.clone().try_acquire_owned().map_err(|_| {
+            tracing::warn!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
+            Status::resource_exhausted(format!(
+                "the server is busy ({} calls in flight); retry with backoff",
+                self.limits.max_concurrent
+            ))
+        })
+    }
+
+    fn game(&self, game: &str, variant: &str, origin: Origin) -> Result<&dyn AnyGame, Status> {
+        self.registry.get(game, variant).map_err(|e| errors::status(&e, origin))
+    }
+
+    fn game_of<'a>(&'a self, state: &'a Option<pb::GameState>) -> Result<(&'a dyn AnyGame, &'a pb::GameState), Status> {
+        let state = state.as_ref().ok_or_else(|| errors::bad_argument("state", "the request has no state"))?;
+        Ok((self.game(&state.game, &state.variant, Origin::State)?, state))
+    }
+}
+
+/// Runs engine code, turning a panic (a bug) into INTERNAL instead of a
+/// dropped connection.
+fn guarded<T>(f: impl FnOnce() -> Result<T, Status>) -> Result<T, Status> {
+    std::panic::catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        tracing::error!("engine panicked");
+        Err(Status::internal("internal error in the rules engine; please report the request"))
+    })
+}
+
+fn rules(origin: Origin) -> impl Fn(RulesError) -> Status {
+    move |e| errors::status(&e, origin)
+}
+
+/// Logs one call with its outcome and duration inside a span.
+async fn traced<T>(
+    method: &'static str,
+    game: &str,
+    fut: impl std::future::Future<Output = Result<T, Status>>,
+) -> Result<T, Status> {
+    let span = tracing::info_span!("rpc", method, game = %game);
+    async move {
+        let started = Instant::now();
+        let result = fut.await;
+        let micros = started.elapsed().as_micros() as u64;
+        match &result {
+            Ok(_) => tracing::info!(code = "OK", micros, "served"),
+            Err(s) => tracing::info!(code = ?s.code(), micros, message = s.message(), "refused"),
+        }
+        result
+    }
+    .instrument(span)
+    .await
+}
+
+/// The time left before the caller's deadline (`grpc-timeout` header).
+fn deadline<T>(req: &Request<T>) -> Option<Duration> {
+    let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
+    let (num, unit) = v.split_at(v.len().checked_sub(1)?);
+    let n: u64 = num.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(n.saturating_mul(3600)),
+        "M" => Duration::from_secs(n.saturating_mul(60)),
+        "S" => Duration::from_secs(n),
+        "m" => Duration::from_millis(n),
+        "u" => Duration::from_micros(n),
+        "n" => Duration::from_nanos(n),
+        _ => return None,
+    })
+}
+
+#[tonic::async_trait]
+impl Rules for RulesService {
+    async fn list_games(&self, _req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
+        traced("ListGames", "", async {
+            let games = self.registry.list().into_iter().map(convert::summary).collect();
+            Ok(Response::new(pb::ListGamesResponse { games }))
+        })
+        .await
+    }
+
+    async fn describe_game(
+        &self,
+        req: Request<pb::DescribeGameRequest>,
+    ) -> Result<Response<pb::DescribeGameResponse>, Status> {
+        let r = req.into_inner();
+        traced("DescribeGame", &r.game, async {
+            let _permit = self.permit()?;
+            let game = self.game(&r.game, &r.variant, Origin::NewGamePosition)?;
+            let description = guarded(|| Ok(convert::description(game)))?;
+            Ok(Response::new(pb::DescribeGameResponse { description: Some(description) }))
+        })
+        .await
+    }
+
+    async fn new_game(&self, req: Request<pb::NewGameRequest>) -> Result<Response<pb::NewGameResponse>, Status> {
+        let r = req.into_inner();
+        traced("NewGame", &r.game, async {
+            let _permit = self.permit()?;
+            let view = if let Some(prev) = &r.previous_game {
+                if !r.position.trim().is_empty() {
+                    return Err(errors::bad_argument("position", "give either position or previous_game, not both"));
+                }
+                let (game, _) = self.game_of(&r.previous_game)?;
+                if (!r.game.is_empty() && r.game != game.description().id)
+                    || (!r.variant.is_empty() && r.variant != game.description().variant)
+                {
+                    return Err(errors::bad_argument("game", "game and variant must match previous_game's"));
+                }
+                let record = convert::record_of(prev).map_err(rules(Origin::PreviousGame))?;
+                let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame)))?;
+                return Ok(Response::new(pb::NewGameResponse { state: Some(convert::state(game, &view)) }));
+            } else {
+                let game = self.game(&r.game, &r.variant, Origin::NewGamePosition)?;
+                let view = guarded(|| {
+                    if r.position.trim().is_empty() {
+                        Ok(game.start())
+                    } else {
+                        let record =
+                            parlour_engine::Record::parse(&r.position).map_err(rules(Origin::NewGamePosition))?;
+                        game.load(record).map_err(rules(Origin::NewGamePosition))
+                    }
+                })?;
+                convert::state(game, &view)
+            };
+            Ok(Response::new(pb::NewGameResponse { state: Some(view) }))
+        })
+        .await
+    }
+
+    async fn generate_moves(
+        &self,
+        req: Request<pb::GenerateMovesRequest>,
+    ) -> Result<Response<pb::GenerateMovesResponse>, Status> {
+        let r = req.into_inner();
+        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
+        traced("GenerateMoves", &name, async {
+            let _permit = self.permit()?;
+            let (game, state) = self.game_of(&r.state)?;
+            guarded(|| {
+                let record = convert::record_of(state).map_err(rules(Origin::State))?;
+                let (view, moves) = game.moves(record).map_err(rules(Origin::State))?;
+                let d = game.description();
+                tracing::debug!(moves = moves.len(), "generated");
+                Ok(Response::new(pb::GenerateMovesResponse {
+                    moves: moves.iter().map(|m| convert::mv(d, m)).collect(),
+                    state: Some(convert::state(game, &view)),
+                }))
+            })
+        })
+        .await
+    }
+
+    async fn apply_move(&self, req: Request<pb::ApplyMoveRequest>) -> Result<Response<pb::ApplyMoveResponse>, Status> {
+        let r = req.into_inner();
+        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
+        traced("ApplyMove", &name, async {
+            let _permit = self.permit()?;
+            let (game, state) = self.game_of(&r.state)?;
+            let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move", "the request has no move"))?;
+            guarded(|| {
+                let record = convert::record_of(state).map_err(rules(Origin::State))?;
+                let text = convert::move_text(m);
+                let applied = game.apply(record, &MoveInput::Notation(text)).map_err(rules(Origin::State))?;
+                let d = game.description();
+                let (status, winners) = match &applied.state.outcome {
+                    parlour_engine::Outcome::Ongoing => (pb::GameStatus::Ongoing, vec![]),
+                    parlour_engine::Outcome::Won(w) => (pb::GameStatus::Won, convert::names(d, w)),
+                    parlour_engine::Outcome::Drawn => (pb::GameStatus::Drawn, vec![]),
+                };
+                let played = convert::mv(d, &applied.played);
+                Ok(Response::new(pb::ApplyMoveResponse {
+                    captured: played.captured.clone(),
+                    r#move: Some(played),
+                    mover: d.players[applied.mover as usize].name.to_string(),
+                    game_over: status != pb::GameStatus::Ongoing,
+                    status: status as i32,
+                    winners,
+                    state: Some(convert::state(game, &applied.state)),
+                }))
+            })
+        })
+        .await
+    }
+
+    async fn evaluate(&self, req: Request<pb::EvaluateRequest>) -> Result<Response<pb::EvaluateResponse>, Status> {
+        let r = req.into_inner();
+        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
+        traced("Evaluate", &name, async {
+            let _permit = self.permit()?;
+            let (game, state) = self.game_of(&r.state)?;
+            guarded(|| {
+                let record = convert::record_of(state).map_err(rules(Origin::State))?;
+                let (view, e) = game.evaluate(record).map_err(rules(Origin::State))?;
+                Ok(Response::new(convert::evaluation(game, &view, &e)))
+            })
+        })
+        .await
+    }
+
+    async fn suggest_move(
+        &self,
+        req: Request<pb::SuggestMoveRequest>,
+    ) -> Result<Response<pb::SuggestMoveResponse>, Status> {
+        let caller_deadline = deadline(&req);
+        let r = req.into_inner();
+        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
+        traced("SuggestMove", &name, async {
+            let permit = self.permit()?;
+            let (game, state) = self.game_of(&r.state)?;
+            let budget = r.budget.unwrap_or_default();
+            let mut time = match budget.time_limit {
+                None => self.limits.default_search_time,
+                Some(d) if d.seconds < 0 || d.nanos < 0 => {
+                    return Err(errors::bad_argument("budget.time_limit", "the time limit must not be negative"))
+                }
+                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32),
+            };
+            time = time.min(self.limits.max_search_time);
+            if let Some(dl) = caller_deadline {
+                // Leave a tenth of the caller's deadline for the answer's trip.
+                time = time.min(dl.mul_f64(0.9));
+            }
+            let iterations = if budget.max_iterations == 0 {
+                self.limits.max_search_iterations
+            } else {
+                budget.max_iterations.min(self.limits.max_search_iterations)
+            };
+            let record = convert::record_of(state).map_err(rules(Origin::State))?;
+            let engine_budget = SuggestBudget { seed: budget.seed, max_iterations: iterations, time_limit: Some(time) };
+            let registry = self.registry.clone();
+            let (game_id, variant) = (game.description().id, game.description().variant);
+            let started = Instant::now();
+            let result = tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let game = registry.get(game_id, variant).expect("game resolved above");
+                guarded(|| {
+                    let (view, s) = game.suggest(record, &engine_budget).map_err(rules(Origin::State))?;
+                    let d = game.description();
+                    Ok(pb::SuggestMoveResponse {
+                        r#move: Some(convert::mv(d, &s.mv)),
+                        values: s
+                            .values
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &v)| pb::PlayerValue { player: d.players[i].name.to_string(), value: v })
+                            .collect(),
+                        principal_variation: s.principal_variation.clone(),
+                        candidates: s.candidates.iter().map(|c| convert::candidate(d, c)).collect(),
+                        iterations: s.iterations,
+                        time_used: None,
+                        proven: s.proven,
+                        state: Some(convert::state(game, &view)),
+                    })
+                })
+            })
+            .await
+            .map_err(|_| Status::internal("the search task failed"))??;
+            let used = started.elapsed();
+            Ok(Response::new(pb::SuggestMoveResponse {
+                time_used: Some(prost_types::Duration {
+                    seconds: used.as_secs() as i64,
+                    nanos: used.subsec_nanos() as i32,
+                }),
+                ..result
+            }))
+        })
+        .await
+    }
+}
