@@ -46,7 +46,7 @@ pub enum MoveInput {
 }
 
 /// The limits of a SuggestMove call.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SuggestBudget {
     pub seed: u64,
     /// Upper bound on positions examined; 0 = no bound of this kind.
@@ -54,11 +54,6 @@ pub struct SuggestBudget {
     pub time_limit: Option<Duration>,
 }
 
-impl Default for SuggestBudget {
-    fn default() -> Self {
-        SuggestBudget { seed: 0, max_iterations: 0, time_limit: None }
-    }
-}
 
 /// One candidate move considered by the suggester.
 #[derive(Clone, Debug, PartialEq)]

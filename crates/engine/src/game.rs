@@ -199,6 +199,7 @@ pub trait Game: Send + Sync + 'static {
     fn start(&self) -> Self::Position;
 
     /// Reads a position from its record (the text notation, parsed).
+    #[allow(clippy::wrong_self_convention)]
     fn from_record(&self, record: Record) -> Result<Self::Position, RulesError>;
 
     /// Writes a position as its canonical record.

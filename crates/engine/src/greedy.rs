@@ -10,10 +10,7 @@ use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
 
 /// Picks a move for the player to move, or `None` when there is none.
-pub fn suggest<G: Game + ?Sized>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion>
-where
-    G: Sized,
-{
+pub fn suggest<G: Game>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion> {
     let started = Instant::now();
     let me = game.to_move(pos);
     let mut moves = Vec::new();

@@ -2,7 +2,7 @@
 //! position with the reasoning beside it.
 
 use super::*;
-use crate::playout::{check_contract, check_position, perft, random_playout};
+use crate::playout::{check_contract, check_position, perft};
 use crate::Bounded;
 
 fn game() -> Contiguity {
