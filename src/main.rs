@@ -53,6 +53,10 @@ struct ServeArgs {
     /// listener closing, in milliseconds.
     #[arg(long, env = "PARLOUR_DRAIN_MS", default_value_t = 0)]
     drain_ms: u64,
+    /// After the listener closes, the longest wait for calls in flight and
+    /// open streams before stopping anyway, in milliseconds.
+    #[arg(long, env = "PARLOUR_SHUTDOWN_GRACE_MS", default_value_t = 30_000)]
+    shutdown_grace_ms: u64,
     /// Log format.
     #[arg(long, env = "PARLOUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -99,6 +103,7 @@ async fn main() -> anyhow::Result<()> {
                 max_request_bytes: a.max_request_bytes,
                 request_timeout: Duration::from_millis(a.request_timeout_ms),
                 drain_delay: Duration::from_millis(a.drain_ms),
+                shutdown_grace: Duration::from_millis(a.shutdown_grace_ms),
                 limits: Limits {
                     max_concurrent: a.max_concurrent,
                     default_search_time: Duration::from_millis(a.default_search_ms),

@@ -9,7 +9,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
+use tonic::transport::server::TcpIncoming;
 
 /// Everything `parlour serve` can be told.
 #[derive(Clone, Debug)]
@@ -22,6 +22,9 @@ pub struct ServerConfig {
     /// Time between health going NOT_SERVING and the listener closing, so
     /// load balancers stop sending before the server stops accepting.
     pub drain_delay: Duration,
+    /// After the listener closes, the longest wait for calls in flight (and
+    /// open streams such as health watches) before the server stops anyway.
+    pub shutdown_grace: Duration,
     /// Service limits (concurrency, search budgets).
     pub limits: Limits,
 }
@@ -32,6 +35,7 @@ impl Default for ServerConfig {
             max_request_bytes: 1024 * 1024,
             request_timeout: Duration::from_secs(30),
             drain_delay: Duration::ZERO,
+            shutdown_grace: Duration::from_secs(30),
             limits: Limits::default(),
         }
     }
@@ -66,6 +70,7 @@ pub async fn run(
 
     let drain = config.drain_delay;
     let reporter = health_reporter.clone();
+    let (closed_tx, closed_rx) = tokio::sync::oneshot::channel::<()>();
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down: health NOT_SERVING, draining");
@@ -75,17 +80,31 @@ pub async fn run(
             tokio::time::sleep(drain).await;
         }
         tracing::info!("listener closed; finishing calls in flight");
+        let _ = closed_tx.send(());
     };
 
     tracing::info!(%addr, "parlour listening");
-    tonic::transport::Server::builder()
+    // No Nagle delay: answers are small and latency matters.
+    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    let serve = tonic::transport::Server::builder()
         .timeout(config.request_timeout)
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(rules)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal)
-        .await?;
+        .serve_with_incoming_shutdown(incoming, signal);
+    let grace = config.shutdown_grace;
+    let deadline = async move {
+        if closed_rx.await.is_ok() {
+            tokio::time::sleep(grace).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    tokio::select! {
+        result = serve => result?,
+        _ = deadline => tracing::warn!(?grace, "shutdown grace period over; closing remaining connections"),
+    }
     tracing::info!("stopped");
     Ok(())
 }
