@@ -54,7 +54,6 @@ pub struct SuggestBudget {
     pub time_limit: Option<Duration>,
 }
 
-
 /// One candidate move considered by the suggester.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Candidate {
