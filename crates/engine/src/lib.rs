@@ -27,6 +27,7 @@ pub mod registry;
 pub mod contiguity;
 pub mod scala;
 pub mod shoulder;
+pub mod squeeze;
 
 pub use bounded::Bounded;
 pub use describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};

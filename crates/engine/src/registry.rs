@@ -29,6 +29,9 @@ impl Registry {
         for v in crate::shoulder::Variant::ALL {
             games.push(Box::new(Bounded::new(crate::shoulder::ShoulderToShoulder::new(v))));
         }
+        for v in crate::squeeze::Variant::ALL {
+            games.push(Box::new(Bounded::new(crate::squeeze::Squeeze::new(v))));
+        }
         Registry { games }
     }
 

@@ -135,17 +135,22 @@ impl Geometry {
     }
 }
 
-/// Builds the tables from cells given as (name, x, y, integer coordinates)
-/// and direction deltas in those coordinates.
-fn build(
-    hex: bool,
-    cells: Vec<(String, (f64, f64), (i32, i32), bool)>,
-    dir_names: &'static [&'static str],
-    deltas: &[(i32, i32)],
-) -> Geometry {
+/// A cell as the builders describe it.
+struct Spec {
+    name: String,
+    /// Drawing coordinates.
+    xy: (f64, f64),
+    /// Integer lattice coordinates (file/rank, or axial q/r).
+    at: (i32, i32),
+    edge: bool,
+}
+
+/// Builds the tables from the cells and the direction deltas in their
+/// lattice coordinates.
+fn build(hex: bool, cells: Vec<Spec>, dir_names: &'static [&'static str], deltas: &[(i32, i32)]) -> Geometry {
     let n = cells.len();
     assert!(n <= MAX_CELLS);
-    let index = |p: (i32, i32)| cells.iter().position(|c| c.2 == p).map(|i| i as u8);
+    let index = |p: (i32, i32)| cells.iter().position(|c| c.at == p).map(|i| i as u8);
     let mut g = Geometry {
         hex,
         cells: n as u8,
@@ -158,12 +163,12 @@ fn build(
         edge: 0,
         inner: 0,
         all: 0,
-        names: cells.iter().map(|c| c.0.clone()).collect(),
-        xy: cells.iter().map(|c| c.1).collect(),
+        names: cells.iter().map(|c| c.name.clone()).collect(),
+        xy: cells.iter().map(|c| c.xy).collect(),
     };
     for (i, c) in cells.iter().enumerate() {
         g.all |= bit(i as u8);
-        if c.3 {
+        if c.edge {
             g.edge |= bit(i as u8);
         } else {
             g.inner |= bit(i as u8);
@@ -172,7 +177,7 @@ fn build(
     for (d, &(dx, dy)) in deltas.iter().enumerate() {
         let mut grows = None;
         for (i, c) in cells.iter().enumerate() {
-            let (x, y) = c.2;
+            let (x, y) = c.at;
             if let Some(j) = index((x + dx, y + dy)) {
                 g.step[d][i] = j;
                 let up = j as usize > i;
@@ -197,7 +202,7 @@ fn square() -> Geometry {
         for file in 0..8i32 {
             let name = format!("{}{}", (b'a' + file as u8) as char, rank + 1);
             let edge = rank == 0 || rank == 7 || file == 0 || file == 7;
-            cells.push((name, (file as f64, (7 - rank) as f64), (file, rank), edge));
+            cells.push(Spec { name, xy: (file as f64, (7 - rank) as f64), at: (file, rank), edge });
         }
     }
     build(
@@ -219,15 +224,10 @@ fn hexagon() -> Geometry {
             let edge = q.abs().max(r.abs()).max((q + r).abs()) == 4;
             let x = q as f64 + r as f64 / 2.0 + 4.0;
             let y = ((row as f64) * 3f64.sqrt() / 2.0 * 1000.0).round() / 1000.0;
-            cells.push((name, (x, y), (q, r), edge));
+            cells.push(Spec { name, xy: (x, y), at: (q, r), edge });
         }
     }
-    build(
-        true,
-        cells,
-        &["e", "ne", "nw", "w", "sw", "se"],
-        &[(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
-    )
+    build(true, cells, &["e", "ne", "nw", "w", "sw", "se"], &[(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)])
 }
 
 /// The 8x8 board.
