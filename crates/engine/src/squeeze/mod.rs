@@ -706,7 +706,10 @@ impl Game for Squeeze {
                 Phase::Choice => CHOOSER,
                 _ => SETTER,
             };
-            if tm != SEATS[seat as usize] {
+            // The seat's own name, or the name of the player index that
+            // stands for it (setter = 0 = white, chooser = 1 = black), which
+            // is how a client that names players by index spells it.
+            if tm != SEATS[seat as usize] && tm != COLOURS[seat as usize] {
                 return Err(RulesError::bad_position(
                     "to_move",
                     format!(

@@ -110,6 +110,13 @@ fn the_rules_example_is_canonical_and_round_trips() {
         assert_eq!(g.position_text(&p), text);
         check_position(&g, &p);
     }
+    // in the pre-game the seats may also be named by the player of their
+    // index (setter = player 0 = white, chooser = 1 = black), as a client
+    // naming players by index does; the canonical text names the seat.
+    let p = pos(&g, "to_move=white; white=a1; black=h8; phase=setup");
+    assert_eq!(g.position_text(&p), "to_move=setter; white=a1; black=h8; stones=; phase=setup");
+    let p = pos(&g, "to_move=black; white=a1,h8; black=h1,a8; phase=choice");
+    assert_eq!(g.to_move(&p), CHOOSER);
     // defaults: captured 0, no bait, no setter; `bait=...:0` and `none` are no bait
     let p = pos(&g, "to_move=white; white=a1; black=h8; bait=none; setter=none");
     assert_eq!(g.position_text(&p), "to_move=white; white=a1; black=h8; stones=; captured=white:0,black:0");
@@ -162,7 +169,8 @@ fn bad_positions_are_refused_naming_key_and_cell() {
     check("to_move=white; white=; black=", "white", None, "neither colour has a king");
     check("to_move=white; white=a1; black=h8; phase=bidding", "phase", None, "expected setup, choice, colour");
     check("to_move=setter; white=a1; black=h8", "to_move", None, "names a pre-game seat");
-    check("to_move=white; white=a1; black=h8; phase=setup", "to_move", None, "the setter is to move");
+    check("to_move=black; white=a1; black=h8; phase=setup", "to_move", None, "the setter is to move");
+    check("to_move=chooser; white=a1; black=h8; phase=colour", "to_move", None, "the setter is to move");
     check("to_move=setter; white=a1; black=h8; phase=choice", "to_move", None, "the chooser is to move");
     check("to_move=setter; white=d4; black=h8; phase=setup", "white", Some("d4"), "kings go on edge cells");
     check("to_move=setter; white=a1; black=h8; stones=d4; phase=setup", "stones", None, "after all 4 kings");
@@ -873,5 +881,42 @@ fn bench_legal_moves() {
         let t = std::time::Instant::now();
         let nodes = perft(&g, &p, 4);
         println!("{}: perft 4 = {nodes} in {:?}", v.id(), t.elapsed());
+    }
+}
+
+#[test]
+fn parse_move_accepts_exactly_the_listed_moves() {
+    // Every from-to pair of cells and every action word, at positions along
+    // seeded random games of each phase: accepted iff listed.
+    for v in Variant::ALL {
+        let g = game(v);
+        let names: Vec<String> = (0..g.geometry().cells).map(|c| g.geometry().name(c).to_string()).collect();
+        let mut words: Vec<String> = vec!["done".into(), "white".into(), "black".into(), "bait".into()];
+        for n in &names {
+            words.extend([format!("white@{n}"), format!("black@{n}"), format!("stone@{n}")]);
+        }
+        let pairs: Vec<String> = names.iter().flat_map(|a| names.iter().map(move |b| format!("{a}-{b}"))).collect();
+        let mut checked = [0usize; 4];
+        for seed in 0..4u64 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut p = g.start();
+            for ply in 0..160usize {
+                let mut legal = Vec::new();
+                g.legal_moves(&p, &mut legal);
+                let listed: std::collections::HashSet<String> = legal.iter().map(|&m| g.move_notation(&p, m)).collect();
+                let sample = p.phase != Phase::Play || ply % 9 == 0 || legal.is_empty();
+                if sample {
+                    checked[p.phase as usize] += 1;
+                    let texts = if p.phase == Phase::Play { &pairs } else { &words };
+                    for t in texts.iter().chain(&words) {
+                        let ok = g.parse_move(&p, t).is_ok();
+                        assert_eq!(ok, listed.contains(t), "{}: {t}", g.position_text(&p));
+                    }
+                }
+                let Some(&m) = legal.choose(&mut rng) else { break };
+                g.play(&mut p, m);
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 0), "{}: phases sampled {checked:?}", v.id());
     }
 }
