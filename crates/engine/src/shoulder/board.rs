@@ -266,6 +266,9 @@ impl Board {
         let blockers = list(s2, "blue_blockers")?;
         (b.start3, b.start2, b.blockers) = (start3, start2, blockers);
         b.pieces = b.start3[0].count_ones();
+        if b.pieces == 0 {
+            return Err("the three-player start gives red no pieces".into());
+        }
         let all3 = b.start3.iter().map(|m| m.count_ones()).sum::<u32>();
         if b.start3.iter().any(|m| m.count_ones() != b.pieces)
             || (b.start3[0] | b.start3[1] | b.start3[2]).count_ones() != all3
@@ -280,10 +283,10 @@ impl Board {
         if (b.start2[0] & b.start2[1]) | ((b.start2[0] | b.start2[1]) & b.blockers) != 0 {
             return Err("the two-player start puts two pieces on one cell".into());
         }
-        for k in 0..3 {
+        for (k, colour) in COLOURS.iter().enumerate() {
             let others = home_mask & !bit(b.home[k]);
             if b.start3[k] & others != 0 || (k < 2 && b.start2[k] & others != 0) {
-                return Err(format!("{} starts on an opponent's home", COLOURS[k]));
+                return Err(format!("{colour} starts on an opponent's home"));
             }
         }
         if b.blockers & home_mask != 0 {

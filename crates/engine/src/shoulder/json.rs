@@ -62,13 +62,6 @@ impl Json {
             _ => None,
         }
     }
-
-    pub fn as_object(&self) -> Option<&BTreeMap<String, Json>> {
-        match self {
-            Json::Object(m) => Some(m),
-            _ => None,
-        }
-    }
 }
 
 struct Parser<'a> {

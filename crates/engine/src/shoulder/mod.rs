@@ -457,7 +457,7 @@ fn describe(variant: Variant, b: &Board) -> Description {
         author: "David Parlett, 1975",
         summary: "Three players (or two) on 114 hexagonal cells move one piece a turn, straight across edges or \
                   squeezing through a corner; the first to join all twelve of its pieces into one group ends the \
-                  game, the others score a penalty per group; a match is three games.",
+                  game, the others score a penalty per group; a match is three games (two with two players).",
         players,
         piece_kinds,
         variants: vec![
@@ -587,9 +587,9 @@ impl Game for ShoulderToShoulder {
         let mut r = Record::new();
         r.push("players", seats.to_string());
         r.push("to_move", COLOURS[pos.to_move as usize]);
-        for k in 0..3 {
+        for (k, colour) in COLOURS.iter().enumerate() {
             if k < seats || pos.pieces[k] != 0 {
-                r.push(COLOURS[k], format_cells(pos.pieces[k], |c| b.name(c).to_string()));
+                r.push(colour, format_cells(pos.pieces[k], |c| b.name(c).to_string()));
             }
         }
         r.push("game", pos.game.to_string());

@@ -1,1 +1,1021 @@
+//! Tests for Shoulder to Shoulder: one per rule of RULES.md, each on a
+//! hand-made position with the reasoning beside it; perft from both starts;
+//! notation round trips and rejections; random playouts under the shared
+//! contract plus the game's own properties.
+//!
+//! Cell geometry used below (axial q, r; see `board.json`): rows run a (top)
+//! to m (bottom). Row g holds g1..g11 left to right, with red's home g6
+//! and green's home g7 side by side and blue's home h6 below them.
 
+use super::board::{Board, BLUE, BOARD, GREEN, RED};
+use super::*;
+use crate::bounded::Bounded;
+use crate::game::Status;
+use crate::playout::{check_contract, check_position, perft, random_playout};
+use crate::ErrorKind;
+
+fn three() -> ShoulderToShoulder {
+    ShoulderToShoulder::new(Variant::ThreePlayer)
+}
+
+fn two() -> ShoulderToShoulder {
+    ShoulderToShoulder::new(Variant::TwoPlayer)
+}
+
+fn cell(name: &str) -> u8 {
+    BOARD.cell(name).unwrap_or_else(|| panic!("{name} is not a cell"))
+}
+
+fn cells(names: &[&str]) -> u128 {
+    names.iter().fold(0, |m, n| m | bit(cell(n)))
+}
+
+fn load(g: &ShoulderToShoulder, text: &str) -> Position {
+    g.from_record(Record::parse(text).unwrap()).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+fn load_err(g: &ShoulderToShoulder, text: &str) -> RulesError {
+    match g.from_record(Record::parse(text).unwrap()) {
+        Ok(p) => panic!("{text} was accepted as {p:?}"),
+        Err(e) => e,
+    }
+}
+
+fn legal(g: &ShoulderToShoulder, pos: &Position) -> Vec<String> {
+    let mut v = Vec::new();
+    g.legal_moves(pos, &mut v);
+    v.into_iter().map(|m| g.move_notation(pos, m)).collect()
+}
+
+fn accepts(g: &ShoulderToShoulder, pos: &Position, mv: &str) -> Move {
+    let m = g.parse_move(pos, mv).unwrap_or_else(|e| panic!("{mv} refused: {e}"));
+    assert!(legal(g, pos).contains(&mv.to_string()), "{mv} parsed but not listed");
+    m
+}
+
+fn refuses(g: &ShoulderToShoulder, pos: &Position, mv: &str) -> RulesError {
+    let e = g.parse_move(pos, mv).expect_err(mv);
+    assert!(!legal(g, pos).contains(&mv.to_string()), "{mv} refused but listed");
+    e
+}
+
+/// The legal straight moves of the piece on `from` towards the east.
+fn east_of(g: &ShoulderToShoulder, pos: &Position, from: &str) -> Vec<String> {
+    let ray = BOARD.rays[0][cell(from) as usize];
+    legal(g, pos)
+        .into_iter()
+        .filter(|m| m.split_once('-').is_some_and(|(f, t)| f == from && ray & bit(cell(t)) != 0))
+        .collect()
+}
+
+fn after(g: &ShoulderToShoulder, pos: &Position, mv: &str) -> Position {
+    let m = accepts(g, pos, mv);
+    let mut next = *pos;
+    g.play(&mut next, m);
+    next
+}
+
+// ---------------------------------------------------------------- the board
+
+#[test]
+fn board_has_every_property_the_rules_state() {
+    let b = &*BOARD;
+    assert_eq!(b.len(), 114);
+    for (mask, colour) in b.colour_mask.iter().zip(COLOURS) {
+        assert_eq!(mask.count_ones(), 38, "{colour}");
+    }
+    // No two neighbours share a colour.
+    for c in 0..114u8 {
+        assert_eq!(b.neighbors[c as usize] & b.colour_mask[b.colour[c as usize] as usize], 0, "{}", b.name(c));
+    }
+    // The homes g6 (red), g7 (green), h6 (blue) meet at one vertex: each
+    // touches the other two.
+    assert_eq!(b.home, [cell("g6"), cell("g7"), cell("h6")]);
+    for (x, y) in [(0, 1), (1, 2), (0, 2)] {
+        assert!(b.neighbors[b.home[x] as usize] & bit(b.home[y]) != 0);
+    }
+    // Start: 11 rim cells of its own colour and its home, per colour.
+    for (k, &s) in b.start3.iter().enumerate() {
+        assert_eq!(s.count_ones(), 12);
+        assert_eq!(s & b.colour_mask[k], s, "{} starts on its own colour", COLOURS[k]);
+        assert_eq!((s & b.rim).count_ones(), 11);
+        assert!(s & bit(b.home[k]) != 0);
+    }
+    // Two-player blockers: two in each of the six corner directions from
+    // blue's home h6, i.e. at 1x and 2x each squeeze offset.
+    let (hq, hr) = b.qr[b.home[BLUE as usize] as usize];
+    let mut expected = 0u128;
+    for &(dq, dr, _) in &SQUEEZE {
+        for k in 1..=2 {
+            let c = (0..114u8).find(|&c| b.qr[c as usize] == (hq + k * dq, hr + k * dr)).unwrap();
+            expected |= bit(c);
+        }
+    }
+    assert_eq!(b.blockers, expected);
+    assert_eq!(b.blockers & b.colour_mask[BLUE as usize], b.blockers);
+    assert_eq!(b.start2, [b.start3[0], b.start3[1]]);
+}
+
+#[test]
+fn squeeze_targets_are_the_nearest_same_colour_cells() {
+    let b = &*BOARD;
+    // g6 is an inner cell: six squeeze targets, all red, each at distance 2
+    // and passing between two of its neighbours.
+    let g6 = cell("g6");
+    assert_eq!(b.squeeze_mask[g6 as usize], cells(&["h7", "f7", "e5", "f4", "h4", "i6"]));
+    for c in 0..114u8 {
+        for k in 0..6 {
+            if let Some(t) = b.squeeze[c as usize][k] {
+                assert_eq!(b.colour[t as usize], b.colour[c as usize]);
+                // the two cells passed between neighbour both ends
+                for side in [k, (k + 1) % 6] {
+                    if let Some(s) = b.step[c as usize][side] {
+                        assert!(b.neighbors[s as usize] & bit(t) != 0);
+                    }
+                }
+            }
+        }
+    }
+    // Corner a1 has three neighbours and three squeeze targets (b1 along
+    // the rim, b4, c4).
+    assert_eq!(b.neighbors[cell("a1") as usize].count_ones(), 3);
+    assert_eq!(b.squeeze_mask[cell("a1") as usize], cells(&["b1", "b4", "c4"]));
+}
+
+#[test]
+fn rays_cut_at_the_first_blocker_like_a_walk() {
+    let b = &*BOARD;
+    let mut state = 0x9e3779b97f4a7c15u64;
+    for _ in 0..200 {
+        let mut blockers = 0u128;
+        for c in 0..114u8 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state.is_multiple_of(4) {
+                blockers |= bit(c);
+            }
+        }
+        for c in 0..114u8 {
+            for d in 0..6 {
+                let mut walk = 0u128;
+                let mut cur = b.step[c as usize][d];
+                while let Some(n) = cur {
+                    if blockers & bit(n) != 0 {
+                        break;
+                    }
+                    walk |= bit(n);
+                    cur = b.step[n as usize][d];
+                }
+                assert_eq!(b.reach(d, c, blockers), walk, "{} dir {d}", b.name(c));
+            }
+        }
+    }
+}
+
+#[test]
+fn cell_names_round_trip() {
+    for c in 0..114u8 {
+        assert_eq!(BOARD.cell(BOARD.name(c)), Some(c));
+    }
+    for bad in ["", "a0", "a4", "n1", "G6", "g 6", "g66"] {
+        assert_eq!(BOARD.cell(bad), None, "{bad}");
+    }
+}
+
+#[test]
+fn a_board_file_with_errors_is_refused() {
+    let good = include_str!("board.json");
+    assert!(Board::from_json(good).is_ok());
+    let cases = [
+        (good.replacen("\"name\": \"a2\"", "\"name\": \"a1\"", 1), "two cells are named a1"),
+        (good.replacen("\"colour\": \"green\"", "\"colour\": \"pink\"", 1), "unknown colour"),
+        (good.replacen("\"red\": \"g6\"", "\"red\": \"g7\"", 1), "not a red cell"),
+        (good.replacen("\"red\": \"g6\"", "\"red\": \"z9\"", 1), "not a cell"),
+        (good.replacen("\"q\": 4,", "\"q\": 3,", 1), "share"),
+        (good.replacen("\"cells\"", "\"cellz\"", 1), "no `cells`"),
+        (good.replacen("\"blue_blockers\": [\n   \"i8\"", "\"blue_blockers\": [\n   \"h6\"", 1), "home"),
+        (good.replacen("\"k2\",\n   \"m2\"", "\"k2\",\n   \"k2\"", 1), "lists k2 twice"),
+        (good.replacen("{", "[", 1), "byte"),
+    ];
+    for (text, why) in cases {
+        assert_ne!(text, good, "{why}: the edit did not apply");
+        let e = Board::from_json(&text).expect_err(why);
+        assert!(e.contains(why), "{why}: {e}");
+    }
+}
+
+// ------------------------------------------------------------ straight moves
+
+/// Red g4 on row g, red's home g6 and green's home g7 both empty (green is
+/// elsewhere). Moving east, g4 passes g5, may stop on its own home g6, may
+/// pass over green's empty home g7 but not stop there, and runs on to g11.
+const ROW_G: &str = "to_move=red; red=a1,g4; green=a2,m3; blue=a3,m4";
+
+#[test]
+fn straight_move_passes_an_empty_opponent_home_but_never_ends_there() {
+    let g = three();
+    let pos = load(&g, ROW_G);
+    assert_eq!(east_of(&g, &pos, "g4"), ["g4-g5", "g4-g6", "g4-g8", "g4-g9", "g4-g10", "g4-g11"]);
+    assert_eq!(accepts(&g, &pos, "g4-g8"), Move::Straight { from: cell("g4"), to: cell("g8") });
+    let e = refuses(&g, &pos, "g4-g7");
+    assert_eq!(e.kind, ErrorKind::IllegalMove);
+    assert_eq!(e.cell.as_deref(), Some("g7"));
+    assert!(e.message.contains("g7 is green's home"), "{}", e.message);
+    // The details show every cell passed, g7 included.
+    let d = g.move_details(&pos, Move::Straight { from: cell("g4"), to: cell("g9") });
+    assert_eq!(d.kind, MoveKind::Straight);
+    assert_eq!(d.path, vec![cell("g4"), cell("g5"), cell("g6"), cell("g7"), cell("g8"), cell("g9")]);
+}
+
+#[test]
+fn straight_move_may_end_on_its_own_home() {
+    let g = three();
+    let pos = load(&g, ROW_G);
+    let next = after(&g, &pos, "g4-g6");
+    assert!(next.pieces[RED as usize] & bit(cell("g6")) != 0);
+    // Green may end on its own home g7 coming the other way (g11 west),
+    // but not on red's g6 beyond it.
+    let pos = load(&g, "to_move=green; red=a1,g4; green=a2,g11; blue=a3,m4");
+    accepts(&g, &pos, "g11-g7");
+    accepts(&g, &pos, "g11-g5");
+    let e = refuses(&g, &pos, "g11-g6");
+    assert!(e.message.contains("g6 is red's home"), "{}", e.message);
+}
+
+#[test]
+fn straight_move_cannot_pass_an_occupied_home_or_any_piece() {
+    let g = three();
+    // Green back on g7: red's g4 stops at g6.
+    let pos = load(&g, "to_move=red; red=a1,g4; green=a2,g7; blue=a3,m4");
+    assert_eq!(east_of(&g, &pos, "g4"), ["g4-g5", "g4-g6"]);
+    let e = refuses(&g, &pos, "g4-g9");
+    assert_eq!(e.cell.as_deref(), Some("g7"));
+    assert!(e.message.contains("g7 is occupied"), "{}", e.message);
+    // At the start a1's neighbour b2 holds green's piece.
+    let start = g.start();
+    let e = refuses(&g, &start, "a1-b2");
+    assert!(e.message.contains("b2 is occupied"), "{}", e.message);
+}
+
+#[test]
+fn blue_home_can_be_passed_in_the_three_player_game() {
+    // Red h4 on row h: h5, then blue's empty home h6, then h7...
+    let g = three();
+    let pos = load(&g, "to_move=red; red=a1,h4; green=a2,m3; blue=a3,m4");
+    accepts(&g, &pos, "h4-h7");
+    let e = refuses(&g, &pos, "h4-h6");
+    assert!(e.message.contains("h6 is blue's home"), "{}", e.message);
+}
+
+#[test]
+fn two_player_blue_home_is_closed_to_passing_and_landing() {
+    // Same line in the two-player game: h4 reaches h5 and stops; h6 can
+    // neither be passed (h4-h7) nor entered (h4-h6).
+    let g = two();
+    let pos = load(&g, "to_move=red; red=a1,h4; green=a2,m3");
+    assert_eq!(east_of(&g, &pos, "h4"), ["h4-h5"]);
+    let e = refuses(&g, &pos, "h4-h7");
+    assert_eq!(e.cell.as_deref(), Some("h6"));
+    assert!(e.message.contains("nobody may pass over it"), "{}", e.message);
+    let e = refuses(&g, &pos, "h4-h6");
+    assert!(e.message.contains("nobody may end on it"), "{}", e.message);
+    // Green cannot either, from the other side (h11 west stops at h7).
+    let pos = load(&g, "to_move=green; red=a1,h4; green=a2,h11");
+    assert!(legal(&g, &pos).contains(&"h11-h7".to_string()));
+    refuses(&g, &pos, "h11-h5");
+    // A squeeze passing between h6 and another cell is not passing over
+    // it: red's g6 squeezes south to i6 between h5 and h6.
+    let pos = load(&g, "to_move=red; red=a1,g6; green=a2,m3");
+    assert_eq!(accepts(&g, &pos, "g6-i6"), Move::Squeeze { from: cell("g6"), to: cell("i6") });
+}
+
+#[test]
+fn two_player_blockers_never_move_and_block() {
+    let g = two();
+    let start = g.start();
+    assert_eq!(start.pieces[BLUE as usize], BOARD.blockers);
+    let e = refuses(&g, &start, "i8-i9");
+    assert!(e.message.contains("blockers never move"), "{}", e.message);
+    // to_move cycles red, green, red: never blue.
+    let mut pos = start;
+    for _ in 0..6 {
+        let mut moves = Vec::new();
+        g.legal_moves(&pos, &mut moves);
+        g.play(&mut pos, moves[0]);
+        assert_ne!(pos.to_move, BLUE);
+        assert_eq!(pos.pieces[BLUE as usize], BOARD.blockers);
+    }
+    let pieces = g.pieces(&start);
+    assert_eq!(pieces.iter().filter(|p| p.owner == Owner::Neutral && p.kind == "blocker").count(), 12);
+}
+
+// ------------------------------------------------------------------ squeezes
+
+#[test]
+fn squeeze_passes_between_occupied_cells() {
+    // The seed's example: red on its home g6 squeezes to h7 between green
+    // on g7 and blue on h6 (both occupied at the start).
+    let g = three();
+    let start = g.start();
+    let m = accepts(&g, &start, "g6-h7");
+    assert_eq!(m, Move::Squeeze { from: cell("g6"), to: cell("h7") });
+    assert_eq!(g.move_details(&start, m).kind, MoveKind::Squeeze);
+    assert_eq!(g.move_details(&start, m).path, vec![cell("g6"), cell("h7")]);
+    // h4 (red cell) to g6 passes between h5 and g5; both taken here.
+    let pos = load(&g, "to_move=red; red=a1,h4; green=h5,m3; blue=g5,m4");
+    accepts(&g, &pos, "h4-g6");
+}
+
+#[test]
+fn squeeze_target_must_be_empty() {
+    let g = three();
+    let pos = load(&g, "to_move=red; red=a1,h4,g6; green=h5,m3; blue=g5,m4");
+    let e = refuses(&g, &pos, "h4-g6");
+    assert!(e.message.contains("g6 is occupied"), "{}", e.message);
+}
+
+#[test]
+fn squeeze_only_from_a_cell_of_ones_own_colour() {
+    // Red on g4 (a green cell): its corner neighbour h5 is a green cell,
+    // one squeeze away, but red may not squeeze from green.
+    let g = three();
+    let pos = load(&g, "to_move=red; red=a1,g4; green=a2,m3; blue=a3,m4");
+    let e = refuses(&g, &pos, "g4-h5");
+    assert_eq!(e.cell.as_deref(), Some("g4"));
+    assert!(e.message.contains("a squeeze starts only from a red cell, and g4 is green"), "{}", e.message);
+    // Green on the same cell may.
+    let pos = load(&g, "to_move=green; red=a1,m1; green=a2,g4; blue=a3,m4");
+    assert_eq!(accepts(&g, &pos, "g4-h5"), Move::Squeeze { from: cell("g4"), to: cell("h5") });
+}
+
+#[test]
+fn squeeze_may_run_along_the_rim() {
+    // b1 to a1 passes between b2 and a point off the board.
+    let g = three();
+    let pos = load(&g, "to_move=red; red=b1,m5; green=b2,m3; blue=a3,m4");
+    assert_eq!(accepts(&g, &pos, "b1-a1"), Move::Squeeze { from: cell("b1"), to: cell("a1") });
+}
+
+#[test]
+fn moves_that_are_neither_straight_nor_squeeze_are_explained() {
+    let g = three();
+    let start = g.start();
+    let e = refuses(&g, &start, "a1-c2");
+    assert!(e.message.contains("neither on a straight line from a1 nor one squeeze"), "{}", e.message);
+    let e = refuses(&g, &start, "b2-c3");
+    assert!(e.message.contains("b2 holds a green piece, and it is red's turn"), "{}", e.message);
+    assert_eq!(e.cell.as_deref(), Some("b2"));
+    let e = refuses(&g, &start, "e5-e6");
+    assert!(e.message.contains("there is no piece on e5"), "{}", e.message);
+    let e = refuses(&g, &start, "a1-a1");
+    assert!(e.message.contains("must move"), "{}", e.message);
+    let e = refuses(&g, &start, "a1-z9");
+    assert_eq!(e.cell.as_deref(), Some("z9"));
+    let e = refuses(&g, &start, "a1");
+    assert!(e.message.contains("from-to"), "{}", e.message);
+    let e = refuses(&g, &start, "pass");
+    assert!(e.message.contains("red has a move"), "{}", e.message);
+}
+
+// --------------------------------------------------------------------- pass
+
+/// Red's two pieces a2 and m3 stand on green cells (no squeeze) and every
+/// neighbour is taken: a2's are a1, a3, b3, b4; m3's are m2, m4, l4, l5.
+const RED_BOXED: &str = "to_move=red; red=a2,m3; green=a1,b4,m2,l5; blue=a3,b3,m4,l4";
+
+#[test]
+fn a_player_with_no_move_passes() {
+    let g = three();
+    let pos = load(&g, RED_BOXED);
+    assert_eq!(legal(&g, &pos), ["pass"]);
+    assert_eq!(g.outcome(&pos), Outcome::Ongoing);
+    assert_eq!(g.move_details(&pos, Move::Pass).kind, MoveKind::Pass);
+    let next = after(&g, &pos, "pass");
+    assert_eq!(next.to_move, GREEN);
+    assert_eq!(next.pieces, pos.pieces);
+    let e = refuses(&g, &pos, "a2-a1");
+    assert!(e.message.contains("a1 is occupied"), "{}", e.message);
+    // The same in the two-player game.
+    let g2 = two();
+    let pos = load(&g2, "to_move=red; red=a2,m3; green=a1,b4,m2,l5; blue=a3,b3,m4,l4");
+    assert_eq!(legal(&g2, &pos), ["pass"]);
+    assert_eq!(after(&g2, &pos, "pass").to_move, GREEN);
+}
+
+/// A board of nine cells (a 3x3 rhombus, each colour three times, no two
+/// neighbours alike), for the case the real board cannot reach: every cell
+/// full, so nobody has a move.
+fn tiny_board() -> &'static Board {
+    let mut cells = Vec::new();
+    for r in 0..3 {
+        for q in 0..3 {
+            let colour = COLOURS[((q - r + 3) % 3) as usize];
+            let name = format!("{}{}", ["a", "b", "c"][r as usize], q + 1);
+            cells.push(format!(
+                r#"{{"name": "{name}", "q": {q}, "r": {r}, "colour": "{colour}", "home": {}}}"#,
+                ["a1", "a2", "a3"].contains(&name.as_str())
+            ));
+        }
+    }
+    // a1 red (0-0), a2 green, a3 blue, b1 blue, b2 red, b3 green, c1 green, c2 blue, c3 red.
+    let json = format!(
+        r#"{{"cells": [{}], "home": {{"red": "a1", "green": "a2", "blue": "a3"}},
+        "start_three_player": {{"red": ["a1", "b2", "c3"], "green": ["a2", "b3", "c1"], "blue": ["a3", "b1", "c2"]}},
+        "start_two_player": {{"red": ["a1", "b2", "c3"], "green": ["a2", "b3", "c1"], "blue_blockers": ["b1"]}}}}"#,
+        cells.join(",")
+    );
+    Box::leak(Box::new(Board::from_json(&json).unwrap()))
+}
+
+#[test]
+fn when_nobody_can_move_the_game_ends_without_a_winner() {
+    // Every cell holds a piece on its own colour: no two of a colour touch,
+    // so nobody has connected (three lone pieces each); no cell is empty, so
+    // no straight move and no squeeze exists for anyone.
+    let g = ShoulderToShoulder::with_board(Variant::ThreePlayer, tiny_board());
+    let pos = g.start();
+    assert_eq!(g.winner(&pos), None);
+    assert_eq!(g.outcome(&pos), Outcome::Drawn);
+    assert!(legal(&g, &pos).is_empty());
+    let e = g.parse_move(&pos, "pass").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::GameOver);
+    let ev = g.evaluate(&pos);
+    assert_eq!(ev.status, Status::Drawn);
+    assert!(ev.winners.is_empty());
+    assert!(ev.players.iter().all(|m| m.penalty == Some(3) && m.groups.len() == 3));
+    // With red's c3 piece gone the game goes on: c3 is empty, and green's b3
+    // (its south-east neighbour) may step there.
+    let pos = load(&g, "to_move=green; red=a1,b2; green=a2,b3,c1; blue=a3,b1,c2");
+    assert_eq!(g.outcome(&pos), Outcome::Ongoing);
+    assert_eq!(legal(&g, &pos), ["b3-c3"]);
+    check_position(&g, &pos);
+}
+
+// --------------------------------------------------------------- connection
+
+#[test]
+fn connecting_ends_the_game_at_once() {
+    // Red e2,e3 touch; e5 slides west to e4 and joins them: all three of
+    // red's pieces form one group.
+    let g = three();
+    let pos = load(&g, "to_move=red; red=e2,e3,e5; green=a2,m3,k1; blue=m1,c8,f11");
+    assert_eq!(g.outcome(&pos), Outcome::Ongoing);
+    assert!(g.one_move_from_connecting(&pos, RED));
+    let next = after(&g, &pos, "e5-e4");
+    assert_eq!(g.outcome(&next), Outcome::Won(vec![RED]));
+    assert!(legal(&g, &next).is_empty());
+    let e = g.parse_move(&next, "a2-b3").unwrap_err();
+    assert_eq!(e.kind, ErrorKind::GameOver);
+    assert!(e.message.contains("red has connected"), "{}", e.message);
+    let ev = g.evaluate(&next);
+    assert_eq!(ev.status, Status::Won);
+    assert_eq!(ev.winners, vec![RED]);
+    // A move that leaves a gap does not connect.
+    let other = after(&g, &pos, "e5-e6");
+    assert_eq!(g.outcome(&other), Outcome::Ongoing);
+}
+
+#[test]
+fn a_full_twelve_piece_group_is_a_win_and_eleven_is_not() {
+    // Red fills row e from e1 to e10 plus d1 and d2 (all edge-connected).
+    let g = three();
+    let red12 = "e1,e2,e3,e4,e5,e6,e7,e8,e9,e10,d1,d2";
+    let pos = load(&g, &format!("to_move=green; red={red12}; green=a2,m3; blue=a3,m4"));
+    assert_eq!(g.outcome(&pos), Outcome::Won(vec![RED]));
+    // Eleven in a row and one far away: two groups.
+    let pos = load(&g, "to_move=green; red=e1,e2,e3,e4,e5,e6,e7,e8,e9,e10,d1,m5; green=a2,m3; blue=a3,m4");
+    assert_eq!(g.outcome(&pos), Outcome::Ongoing);
+    assert_eq!(g.evaluate(&pos).players[0].groups.len(), 2);
+}
+
+// ---------------------------------------------------------------- penalties
+
+#[test]
+fn penalty_counts_groups_and_one_move_away_scores_one() {
+    let g = three();
+    // Red: e2,e3 and e5 — two groups, one move (e5-e4) from connecting:
+    // penalty 1. Green: a2, m3, k1 — three lone pieces far apart; a single
+    // move shifts one piece, and the other two never touch: penalty 3.
+    // Blue: m1, c8, f11 likewise: 3.
+    let pos = load(&g, "to_move=green; red=e2,e3,e5; green=a2,m3,k1; blue=m1,c8,f11");
+    let ev = g.evaluate(&pos);
+    let get = |p: usize| &ev.players[p];
+    assert_eq!(get(0).groups, vec![vec![cell("e2"), cell("e3")], vec![cell("e5")]]);
+    assert_eq!(get(0).one_move_from_connecting, Some(true));
+    assert_eq!(get(0).penalty, Some(1));
+    assert_eq!(get(1).one_move_from_connecting, Some(false));
+    assert_eq!(get(1).penalty, Some(3));
+    assert_eq!(get(2).penalty, Some(3));
+    assert_eq!(get(0).pieces, Some(3));
+    // Red's third piece on m5 instead: its long north-west line would reach
+    // e4 beside e3 (over the empty homes h6 and g6), but green's l6 cuts it
+    // at once, and no other move of any red piece joins the two groups.
+    let pos = load(&g, "to_move=green; red=e2,e3,m5; green=a2,l6,k1; blue=m1,c8,f11");
+    let ev = g.evaluate(&pos);
+    assert_eq!(ev.players[0].one_move_from_connecting, Some(false));
+    assert_eq!(ev.players[0].penalty, Some(2));
+}
+
+#[test]
+fn one_move_can_merge_three_groups() {
+    // g4's neighbours g5 (e), f3 (nw) and h3 (sw) do not touch one another:
+    // red pieces there are three groups. Red g1 slides east over the empty
+    // g2, g3 to g4 and touches all three: four groups become one.
+    let g = three();
+    let pos = load(&g, "to_move=red; red=g1,g5,f3,h3; green=a2,m3; blue=a3,m4");
+    let ev = g.evaluate(&pos);
+    assert_eq!(ev.players[0].groups.len(), 4);
+    assert_eq!(ev.players[0].one_move_from_connecting, Some(true));
+    assert_eq!(ev.players[0].penalty, Some(1));
+    let next = after(&g, &pos, "g1-g4");
+    assert_eq!(g.outcome(&next), Outcome::Won(vec![RED]));
+    // With g3 blocked, g1 cannot get there, and no other move does it.
+    let pos = load(&g, "to_move=red; red=g1,g5,f3,h3; green=a2,g3; blue=a3,m4");
+    assert_eq!(g.evaluate(&pos).players[0].penalty, Some(4));
+}
+
+#[test]
+fn the_winner_scores_zero_and_others_are_scored_at_the_end() {
+    // Red has connected (e2,e3,e4). Green a2, m3, k1 and blue m1, c8, f11
+    // are three lone pieces each, and no single move joins any two of them
+    // to the third: 3 each. Game 1 of 3: the match goes on.
+    let g = three();
+    let pos = load(&g, "to_move=green; red=e2,e3,e4; green=a2,m3,k1; blue=m1,c8,f11");
+    let ev = g.evaluate(&pos);
+    assert_eq!(ev.players.iter().map(|m| m.penalty.unwrap()).collect::<Vec<_>>(), vec![0, 3, 3]);
+    assert_eq!(ev.players[0].one_move_from_connecting, Some(false));
+    let ms = ev.match_standing.unwrap();
+    assert_eq!((ms.game_number, ms.games_in_match), (1, 3));
+    assert_eq!(ms.totals, vec![0, 3, 3]);
+    assert!(!ms.finished);
+    assert!(ms.winners.is_empty());
+    // A loser one move from connecting at the end scores 1, not 2: green's
+    // a2 and c4 are two groups, and a2 can step south-west to b3, beside c4.
+    let pos = load(&g, "to_move=green; red=e2,e3,e4; green=a2,c4; blue=m1,c8,f11");
+    let ev = g.evaluate(&pos);
+    assert_eq!(ev.players[1].groups.len(), 2);
+    assert_eq!(ev.players[1].one_move_from_connecting, Some(true));
+    assert_eq!(ev.players[1].penalty, Some(1));
+}
+
+#[test]
+fn start_position_measures() {
+    // At the start every piece stands on its own colour, and no two cells
+    // of one colour touch: twelve lone pieces, penalty 12 each.
+    let g = three();
+    let ev = g.evaluate(&g.start());
+    assert_eq!(ev.status, Status::Ongoing);
+    for m in &ev.players {
+        assert_eq!(m.groups.len(), 12);
+        assert_eq!(m.penalty, Some(12));
+        assert_eq!(m.one_move_from_connecting, Some(false));
+        assert_eq!(m.match_penalty, Some(0));
+    }
+    assert_eq!(two().evaluate(&two().start()).players.len(), 2);
+}
+
+// -------------------------------------------------------------------- match
+
+#[test]
+fn matches_rotate_the_starter_and_add_up_penalties() {
+    let g = three();
+    let start = g.start();
+    assert_eq!((start.game, start.games, start.to_move), (1, 3, RED));
+    // Game 1 ends with red connected; green and blue score 3 each.
+    let end1 = load(&g, "to_move=green; red=e2,e3,e4; green=a2,m3,k1; blue=m1,c8,f11");
+    let g2 = g.next_game(&end1).unwrap();
+    assert_eq!((g2.game, g2.to_move, g2.penalties), (2, GREEN, [0, 3, 3]));
+    assert_eq!(g2.pieces, BOARD.start3);
+    assert_eq!(
+        g.to_record(&g2).to_string(),
+        format!(
+            "players=3; to_move=green; red={}; green={}; blue={}; game=2; games=3; penalties=red:0,green:3,blue:3",
+            g.to_record(&start).get("red").unwrap(),
+            g.to_record(&start).get("green").unwrap(),
+            g.to_record(&start).get("blue").unwrap()
+        )
+    );
+    // Game 2 ends with green's e2,e3 connected; red a1,m5 scores 2 and blue
+    // m1,c8,f11 scores 3 (no single move joins them).
+    let end2 = load(&g, "to_move=blue; red=a1,m5; green=e2,e3; blue=m1,c8,f11; game=2; penalties=red:0,green:3,blue:3");
+    assert_eq!(g.outcome(&end2), Outcome::Won(vec![GREEN]));
+    let g3 = g.next_game(&end2).unwrap();
+    // red 0+2, green 3+0, blue 3+3
+    assert_eq!((g3.game, g3.to_move, g3.penalties), (3, BLUE, [2, 3, 6]));
+    // Game 3: blue connects; red a1,m5 (2), green a2,m3 (2).
+    let end3 = load(&g, "to_move=red; red=a1,m5; green=a2,m3; blue=e2,e3; game=3; penalties=red:2,green:3,blue:6");
+    let ev = g.evaluate(&end3);
+    let ms = ev.match_standing.unwrap();
+    assert_eq!(ms.totals, vec![4, 5, 6]);
+    assert!(ms.finished);
+    assert_eq!(ms.winners, vec![RED]);
+    assert_eq!(ev.players.iter().map(|m| m.match_penalty.unwrap()).collect::<Vec<_>>(), vec![4, 5, 6]);
+    // The match is over: no game 4.
+    let e = g.next_game(&end3).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::GameOver);
+    assert_eq!(e.field.as_deref(), Some("game"));
+}
+
+#[test]
+fn tied_match_totals_share_the_win() {
+    // Game 3: green connects; red a1,m5 and blue a3,m4 are two groups each
+    // that no single move joins. red 2+2 = 4, green 4+0 = 4, blue 3+2 = 5.
+    let g = three();
+    let end = load(&g, "to_move=blue; red=a1,m5; green=e2,e3; blue=a3,m4; game=3; penalties=red:2,green:4,blue:3");
+    let ms = g.evaluate(&end).match_standing.unwrap();
+    assert_eq!(ms.totals, vec![4, 4, 5]);
+    assert_eq!(ms.winners, vec![RED, GREEN]);
+}
+
+#[test]
+fn while_a_game_goes_on_the_totals_hold_finished_games_only() {
+    let g = three();
+    let pos =
+        load(&g, "to_move=red; red=e2,e3,e5; green=a2,m3,k1; blue=m1,c8,f11; game=2; penalties=red:1,green:0,blue:7");
+    let ev = g.evaluate(&pos);
+    let ms = ev.match_standing.unwrap();
+    assert_eq!(ms.totals, vec![1, 0, 7]);
+    assert!(!ms.finished);
+    // but each player's `penalty` shows how the game would score now
+    assert_eq!(ev.players[0].penalty, Some(1));
+}
+
+#[test]
+fn two_player_match_is_two_games() {
+    let g = two();
+    let start = g.start();
+    assert_eq!((start.game, start.games, start.to_move), (1, 2, RED));
+    let end1 = load(&g, "to_move=green; red=e2,e3,e4; green=a2,m3,k1");
+    let g2 = g.next_game(&end1).unwrap();
+    assert_eq!((g2.game, g2.games, g2.to_move, g2.penalties), (2, 2, GREEN, [0, 3, 0]));
+    assert_eq!(g2.pieces[BLUE as usize], BOARD.blockers);
+    let end2 = load(&g, "to_move=red; red=a1,m5; green=e2,e3; game=2; penalties=red:0,green:3");
+    let ms = g.evaluate(&end2).match_standing.unwrap();
+    assert_eq!(ms.totals, vec![2, 3]);
+    assert!(ms.finished);
+    assert_eq!(ms.winners, vec![RED]);
+    assert!(g.next_game(&end2).is_err());
+}
+
+#[test]
+fn match_length_is_an_option() {
+    // Five games: starters red, green, blue, red, green.
+    let g = three();
+    let starters: Vec<Player> = (1..=5).map(|n| g.starter(n)).collect();
+    assert_eq!(starters, vec![RED, GREEN, BLUE, RED, GREEN]);
+    let end3 = load(&g, "to_move=green; red=e2,e3,e4; green=a2,m3,k1; blue=m1,c8,f11; game=3; games=5");
+    let g4 = g.next_game(&end3).unwrap();
+    assert_eq!((g4.game, g4.games, g4.to_move), (4, 5, RED));
+    assert!(!g.evaluate(&end3).match_standing.unwrap().finished);
+    // A single-game match is finished when its game is.
+    let one = load(&g, "to_move=green; red=e2,e3,e4; green=a2,m3,k1; blue=m1,c8,f11; games=1");
+    assert!(g.evaluate(&one).match_standing.unwrap().finished);
+    // Two-player with three games: red, green, red.
+    assert_eq!((1..=3).map(|n| two().starter(n)).collect::<Vec<_>>(), vec![RED, GREEN, RED]);
+}
+
+#[test]
+fn the_service_wrapper_starts_the_next_game_only_when_this_one_is_over() {
+    let g = Bounded::new(three());
+    let start = g.start();
+    let e = g.next_game(&start).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::BadPosition);
+    // Cut off by max_plies: scored as it stands (twelve lone pieces each).
+    let rec = Record::parse(&format!("{}; ply=4; max_plies=4", g.to_record(&start))).unwrap();
+    let cut = g.from_record(rec).unwrap();
+    let next = g.next_game(&cut).unwrap();
+    assert_eq!((next.inner.game, next.inner.penalties, next.ply, next.max_plies), (2, [12, 12, 12], 0, 4));
+}
+
+// ----------------------------------------------------------------- notation
+
+#[test]
+fn start_position_text() {
+    let g = three();
+    let text = g.to_record(&g.start()).to_string();
+    assert_eq!(
+        text,
+        "players=3; to_move=red; red=a1,b1,c1,d9,f1,g6,h1,j1,k2,l8,m2,m5; \
+         green=a2,b2,b5,c8,d1,f11,g1,g7,h11,i1,j11,m3; \
+         blue=a3,b6,e1,e10,h6,i11,k1,k10,l1,l7,m1,m4; game=1; games=3; penalties=red:0,green:0,blue:0"
+    );
+    let g2 = two();
+    let text = g2.to_record(&g2.start()).to_string();
+    assert!(text.starts_with("players=2; to_move=red; red=a1,"), "{text}");
+    assert!(text.contains("; blue=d5,f3,f6,f9,g5,g8,i5,i8,j3,j6,j9,l4; game=1; games=2; penalties=red:0,green:0"));
+}
+
+#[test]
+fn notation_round_trips_and_is_canonical() {
+    let g = three();
+    let messy = " to_move = blue ;blue=m4,a3; green=m3 ,a2;red=g4,a1; penalties=blue:2 ; game=2";
+    let pos = load(&g, messy);
+    let text = g.to_record(&pos).to_string();
+    assert_eq!(
+        text,
+        "players=3; to_move=blue; red=a1,g4; green=a2,m3; blue=a3,m4; game=2; games=3; penalties=red:0,green:0,blue:2"
+    );
+    assert_eq!(load(&g, &text), pos);
+    // Two-player without blockers: the blue key is left out.
+    let g2 = two();
+    let pos = load(&g2, "players=2; to_move=green; red=a1,g4; green=a2,m3");
+    assert_eq!(
+        g2.to_record(&pos).to_string(),
+        "players=2; to_move=green; red=a1,g4; green=a2,m3; game=1; games=2; penalties=red:0,green:0"
+    );
+}
+
+#[test]
+fn bad_positions_are_refused_naming_key_and_cell() {
+    let g = three();
+    let cases: &[(&str, &str, Option<&str>, &str)] = &[
+        ("to_move=red; red=a1,m5; green=a2; blue=a3; colour=x", "colour", None, "unknown key"),
+        ("red=a1; green=a2; blue=a3", "to_move", None, "no `to_move=`"),
+        ("to_move=pink; red=a1; green=a2; blue=a3", "to_move", None, "expected red, green, blue"),
+        ("to_move=red; red=a1,z9; green=a2; blue=a3", "red", Some("z9"), "not a cell"),
+        ("to_move=red; red=a1,a2; green=a2; blue=a3", "green", Some("a2"), "two pieces on a2"),
+        ("to_move=red; red=a1; green=a2", "blue", None, "blue has no pieces"),
+        ("to_move=red; red=g7,a1; green=a2; blue=a3", "red", Some("g7"), "g7 is green's home"),
+        ("to_move=red; red=a1; green=a2,h6; blue=a3", "green", Some("h6"), "h6 is blue's home"),
+        ("players=2; to_move=red; red=a1; green=a2; blue=a3", "players", None, "two-player game"),
+        ("players=4; to_move=red; red=a1; green=a2; blue=a3", "players", None, "expected 2 or 3"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; game=4", "game", None, "beyond the match's 3 games"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; games=0", "games", None, "expected 1 to 99"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; game=x", "game", None, "whole number"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; penalties=red:1", "penalties", None, "at most 0"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; game=2; penalties=red:13", "penalties", None, "at most 12"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; game=2; penalties=red:1,red:2", "penalties", None, "twice"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; game=2; penalties=red=1", "penalties", None, "colour:number"),
+        ("to_move=red; red=a1,m5; green=a2,m3; blue=a3; game=2; penalties=pink:1", "penalties", None, "expected red"),
+        ("to_move=red; red=e2,e3; green=a2,a3; blue=m1,m5", "green", None, "red and green have all connected"),
+    ];
+    for &(text, field, cell, msg) in cases {
+        let e = load_err(&g, text);
+        assert_eq!(e.kind, ErrorKind::BadPosition, "{text}");
+        assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
+        assert_eq!(e.cell.as_deref(), cell, "{text}: {e}");
+        assert!(e.message.contains(msg), "{text}: {e}");
+    }
+    // Thirteen red pieces.
+    let red13 = "a1,b1,c1,d9,f1,g6,h1,j1,k2,l8,m2,m5,e5";
+    let e = load_err(&g, &format!("to_move=red; red={red13}; green=a2; blue=a3"));
+    assert!(e.message.contains("red has 13 pieces; the game has 12"), "{e}");
+}
+
+#[test]
+fn two_player_positions_are_checked_too() {
+    let g = two();
+    let cases: &[(&str, &str, Option<&str>, &str)] = &[
+        ("to_move=blue; red=a1; green=a2", "to_move", None, "blue is not a player"),
+        ("players=3; to_move=red; red=a1; green=a2", "players", None, "three-player game"),
+        ("to_move=red; red=a1,m5; green=a2; blue=h6", "blue", Some("h6"), "stays empty"),
+        ("to_move=red; red=a1,h6; green=a2", "red", Some("h6"), "stays empty"),
+        ("to_move=red; red=a1; green=a2; blue=g6", "blue", Some("g6"), "red's home"),
+        ("to_move=red; red=a1,m5; green=a2; penalties=blue:1", "penalties", None, "blue is not a player"),
+    ];
+    for &(text, field, cell, msg) in cases {
+        let e = load_err(&g, text);
+        assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
+        assert_eq!(e.cell.as_deref(), cell, "{text}: {e}");
+        assert!(e.message.contains(msg), "{text}: {e}");
+    }
+    let blockers13 = "d5,f3,f6,f9,g5,g8,i5,i8,j3,j6,j9,l4,e5";
+    let e = load_err(&g, &format!("to_move=red; red=a1,m5; green=a2,m3; blue={blockers13}"));
+    assert!(e.message.contains("blue has 13 blockers"), "{e}");
+}
+
+// -------------------------------------------------------------------- perft
+
+#[test]
+fn perft_three_player_start() {
+    // Depth 1, by hand (each red piece's straight destinations, up to the
+    // first piece, minus occupied homes, plus its squeezes to empty red
+    // cells; green and blue homes are occupied at the start):
+    //   a1: se b3 c5 d6 e7 f8 g9 h9 i10 j10 (k10 blue)         9 + sq b4 c4      = 11
+    //   b1: sw c2..g2 (5), se c3 d4 e5 f6 (g7 green)          9 + sq c4 d3      = 11
+    //   c1: e c2..c7 (6), se d2 e3 f4 g5 h5 i6 j6 k6 l5 (9)  15 + sq d3 e2      = 17
+    //   d9: w d8..d2 (7), sw e9 f9 g9 h8 i8 j7 k6 l4 (8)     15 + sq c7 e8 f10  = 18
+    //   f1: e f2..f10 (9), se g2 h2 i3 j3 k3 l2 (6)          15 + sq g3 e2      = 17
+    //   g6: ne f6 e6 d6 c6, nw f5 e4 d3 c2, w g5 g4 g3 g2,
+    //       sw h5 i5 j4 k3 (16); e g7 and se h6 occupied      16 + 6 squeezes   = 22
+    //   h1: e h2..h5 (4), ne g2 f2 e2 d2 c2 (5), se i2 j2    11 + sq i3 g3      = 13
+    //   j1: e j2..j10 (9), ne i2 h2 g3 f3 e3 d3 c3 (7)       16 + sq i3         = 17
+    //   k2: e k3..k9 (7), ne j3 i4 h4 g5 f5 e5 d5 c5 b4 (9),
+    //       nw j2 i2 (2)                                      18 + sq l2 j4 i3  = 21
+    //   l8: nw k9 j9 i9 h8 g8 f7 e6 d5 c4 (9)                 9 + sq j10 k8     = 11
+    //   m2: ne l4 k6 j7 i8 h8 g9 f9 e9 (8), nw l3..f2 (7)    15 + sq l5 k5 l2  = 18
+    //   m5: nw l6 k7 j7 i7 (4)                                4 + sq k8 l5      = 6
+    //   total 182.
+    // Depths 2 and 3 agree with an independent Python implementation.
+    let g = three();
+    let start = g.start();
+    let per_piece: Vec<(String, usize)> = Bits(start.pieces[0])
+        .map(|c| {
+            let n = legal(&g, &start).iter().filter(|m| m.split('-').next() == Some(BOARD.name(c))).count();
+            (BOARD.name(c).to_string(), n)
+        })
+        .collect();
+    let expect = [
+        ("a1", 11),
+        ("b1", 11),
+        ("c1", 17),
+        ("d9", 18),
+        ("f1", 17),
+        ("g6", 22),
+        ("h1", 13),
+        ("j1", 17),
+        ("k2", 21),
+        ("l8", 11),
+        ("m2", 18),
+        ("m5", 6),
+    ];
+    assert_eq!(per_piece, expect.iter().map(|&(n, k)| (n.to_string(), k)).collect::<Vec<_>>());
+    assert_eq!(perft(&g, &start, 1), 182);
+    assert_eq!(perft(&g, &start, 2), 32_182);
+    assert_eq!(perft(&g, &start, 3), 5_554_042);
+}
+
+#[test]
+fn perft_two_player_start() {
+    // Depth 1, by hand: the same red pieces, now with the twelve blockers
+    // (d5 f3 f6 f9 g5 g8 i5 i8 j3 j6 j9 l4), the blue home h6 closed, and
+    // blue's rim cells empty:
+    //   a1: se b3..j10 and now k10 (10) + sq b4 c4                 = 12
+    //   b1: sw c2..g2 (5), se c3 d4 e5 (f6 blocker) + sq c4 d3     = 10
+    //   c1: e c2..c7 (6), se d2 e3 f4 (g5 blocker) + sq d3 e2      = 11
+    //   d9: w d8 d7 d6 (d5), sw e9 (f9), se e10 + sq c7 e8 f10     = 8
+    //   f1: e f2 (f3), ne e1, se g2 h2 i3 (j3) + sq g3 e2          = 7
+    //   g6: nw f5 e4 d3 c2, sw h5 (i5); ne f6 and w g5 blocked,
+    //       e g7 green, se h6 closed; + 6 squeezes                 = 11
+    //   h1: e h2..h5, ne g2 f2 e2 d2 c2, se i2 j2 + sq i3 g3       = 13
+    //   j1: e j2 (j3), ne i2 h2 g3 (f3), se k1 + sq i3             = 6
+    //   k2: e k3..k10 (8), nw j2 i2, w k1, se l1 (ne j3 blocked)
+    //       + sq l2 j4 i3                                          = 15
+    //   l8: ne k10, nw k9 (j9), w l7 l6 l5 (l4) + sq j10 k8        = 7
+    //   m2: nw l3 k4 j4 i4 h3 g3 f2 e1 (8), w m1 (ne l4 blocked)
+    //       + sq l5 k5 l2                                          = 12
+    //   m5: ne l7 k9 j10 i11, nw l6 k7 j7 i7, w m4 + sq k8 l5      = 11
+    //   total 123.
+    let g = two();
+    let start = g.start();
+    assert_eq!(perft(&g, &start, 1), 123);
+    assert_eq!(perft(&g, &start, 2), 14_836);
+    assert_eq!(perft(&g, &start, 3), 1_812_517);
+}
+
+// ------------------------------------------------------- random playouts
+
+#[test]
+fn random_playouts_keep_the_contract() {
+    check_contract(&three(), 6, 120);
+    check_contract(&two(), 6, 120);
+}
+
+/// Brute force: does any legal move of `p` (as if it were its turn) join
+/// all of `p`'s pieces?
+fn brute_one_move(g: &ShoulderToShoulder, pos: &Position, p: Player) -> bool {
+    if g.connected(pos.pieces[p as usize]) {
+        return false;
+    }
+    let mut as_p = *pos;
+    as_p.to_move = p;
+    let mut moves = Vec::new();
+    for from in Bits(as_p.pieces[p as usize]) {
+        let (s, q) = g.destinations(&as_p, p, from);
+        for to in Bits(s | q) {
+            moves.push((from, to));
+        }
+    }
+    moves.into_iter().any(|(f, t)| g.connected(pos.pieces[p as usize] & !bit(f) | bit(t)))
+}
+
+#[test]
+fn random_playouts_keep_the_games_own_properties() {
+    for (g, seeds) in [(three(), 0..12u64), (two(), 100..112)] {
+        let seats = g.variant().seats();
+        for seed in seeds {
+            let (mut pos, _) = random_playout(&g, &g.start(), seed, 0);
+            let mut rng = seed;
+            for ply in 0..300 {
+                let mut moves = Vec::new();
+                g.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let m = moves[(rng >> 33) as usize % moves.len()];
+                let mover = pos.to_move;
+                let before = pos;
+                g.play(&mut pos, m);
+                // Pieces are conserved; only the mover's pieces change.
+                for k in 0..3 {
+                    assert_eq!(pos.pieces[k].count_ones(), before.pieces[k].count_ones());
+                    if k != mover as usize {
+                        assert_eq!(pos.pieces[k], before.pieces[k]);
+                    }
+                }
+                // Nobody ever stands on an opponent's home, or on blue's in
+                // the two-player game.
+                for k in 0..seats as usize {
+                    for h in 0..3 {
+                        if h != k || seats == 2 && h == BLUE as usize {
+                            assert_eq!(pos.pieces[k] & bit(BOARD.home[h]), 0);
+                        }
+                    }
+                }
+                // The turn passes on in seat order; a win is the mover's.
+                assert_eq!(pos.to_move, (mover + 1) % seats);
+                match g.outcome(&pos) {
+                    Outcome::Won(w) => assert_eq!(w, vec![mover]),
+                    o => assert_eq!(o, Outcome::Ongoing),
+                }
+                // The fast one-move test agrees with brute force (every
+                // few plies, to keep the test quick).
+                if ply % 7 == 0 {
+                    for p in 0..seats {
+                        assert_eq!(g.one_move_from_connecting(&pos, p), brute_one_move(&g, &pos, p), "seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn heuristic_stays_in_range_and_likes_fewer_groups() {
+    let g = three();
+    let pos = load(&g, "to_move=green; red=e2,e3,e5; green=a2,m3,k1; blue=m1,c8,f11");
+    let h = g.heuristic(&pos, RED);
+    assert!(h > 0.0 && h < 1.0, "{h}");
+    assert!(g.heuristic(&pos, GREEN) < h);
+    let won = load(&g, "to_move=green; red=e2,e3,e4; green=a2,m3,k1; blue=m1,c8,f11");
+    assert_eq!(g.heuristic(&won, RED), 1.0);
+    assert_eq!(g.heuristic(&won, BLUE), -1.0);
+}
+
+// ----------------------------------------------------------------- describe
+
+#[test]
+fn description_lists_cells_tags_and_neighbours() {
+    let g = three();
+    let d = g.description();
+    assert_eq!((d.id, d.variant), ("shoulder-to-shoulder", "three-player"));
+    assert_eq!(d.cells.len(), 114);
+    assert_eq!(d.players.iter().map(|p| p.name).collect::<Vec<_>>(), ["red", "green", "blue"]);
+    let g6 = &d.cells[cell("g6") as usize];
+    assert_eq!((g6.x, g6.y), (0.0, 0.0));
+    assert_eq!(g6.tags, ["colour:red", "inner", "home:red", "start:red"]);
+    let adj: Vec<(&str, &str)> =
+        g6.neighbors.iter().filter(|n| n.relation == "adjacent").map(|n| (n.direction, d.cell_name(n.cell))).collect();
+    assert_eq!(adj, [("e", "g7"), ("ne", "f6"), ("nw", "f5"), ("w", "g5"), ("sw", "h5"), ("se", "h6")]);
+    let sq: Vec<(&str, &str)> =
+        g6.neighbors.iter().filter(|n| n.relation == "squeeze").map(|n| (n.direction, d.cell_name(n.cell))).collect();
+    assert_eq!(sq, [("ene", "f7"), ("n", "e5"), ("wnw", "f4"), ("wsw", "h4"), ("s", "i6"), ("ese", "h7")]);
+    let g7 = &d.cells[cell("g7") as usize];
+    assert_eq!((g7.x, g7.y), (1.732, 0.0));
+    assert!(d.cells[cell("a1") as usize].tags.contains(&"edge".to_string()));
+    assert_eq!(d.options.iter().map(|o| o.key).collect::<Vec<_>>(), ["players", "game", "games", "penalties"]);
+    let d2 = two().description().clone();
+    assert_eq!(d2.players.iter().map(|p| p.name).collect::<Vec<_>>(), ["red", "green"]);
+    assert!(d2.cells[cell("i8") as usize].tags.contains(&"blocker".to_string()));
+    assert!(!d2.cells[cell("a3") as usize].tags.iter().any(|t| t.starts_with("start:")));
+    assert!(d2.piece_kinds.iter().any(|k| k.name == "blocker"));
+}
+
+#[test]
+fn registry_serves_both_variants() {
+    let r = crate::Registry::new();
+    assert_eq!(r.get("shoulder-to-shoulder", "").unwrap().description().variant, "three-player");
+    let two = r.get("shoulder-to-shoulder", "two-player").unwrap();
+    let (view, moves) = two.moves(Record::parse("to_move=red; red=a1,h4; green=a2,m3").unwrap()).unwrap();
+    assert_eq!(view.to_move, RED);
+    assert!(moves.iter().any(|m| m.notation == "h4-h5"));
+}
+
+#[test]
+#[ignore = "timing; run with --release -- --ignored --nocapture"]
+fn legal_move_generation_speed() {
+    let g = three();
+    let start = g.start();
+    let mut moves = Vec::with_capacity(256);
+    let n = 200_000;
+    let t = std::time::Instant::now();
+    for _ in 0..n {
+        moves.clear();
+        g.legal_moves(std::hint::black_box(&start), &mut moves);
+    }
+    let per = t.elapsed() / n;
+    println!("legal moves from the start: {} moves, {per:?} per generation", moves.len());
+    assert!(per < std::time::Duration::from_micros(3));
+}
+
+#[test]
+#[ignore = "slow in debug; run with --release -- --ignored"]
+fn perft_depth_four() {
+    // Engine-computed (release build); depths 1-3 are cross-checked above.
+    let g = three();
+    assert_eq!(perft(&g, &g.start(), 4), 954_007_403);
+    let g = two();
+    assert_eq!(perft(&g, &g.start(), 4), 217_119_331);
+}
