@@ -47,7 +47,7 @@ pub const fn on_board(file: i32, rank: i32) -> bool {
     }
     let d = if file > 5 { file - 5 } else { 5 - file };
     if rank <= 6 {
-        d <= rank - 1
+        d < rank
     } else if rank >= 9 {
         d <= 14 - rank
     } else {
@@ -65,6 +65,8 @@ struct Tables {
     /// (jumped-over cell, landing cell) pairs, `jump_count` of them.
     jumps: [[(u8, u8); 8]; CELLS],
     jump_count: [u8; CELLS],
+    /// land[c][m]: where a jump from `c` over its neighbour `m` lands.
+    land: [[u8; CELLS]; CELLS],
 }
 
 const fn build() -> Tables {
@@ -76,6 +78,7 @@ const fn build() -> Tables {
         neighbors: [0; CELLS],
         jumps: [[(NONE, NONE); 8]; CELLS],
         jump_count: [0; CELLS],
+        land: [[NONE; CELLS]; CELLS],
     };
     let mut n = 0usize;
     let mut r = 1;
@@ -117,6 +120,7 @@ const fn build() -> Tables {
                 let l = t.step[m as usize][d];
                 if l != NONE {
                     t.jumps[c][t.jump_count[c] as usize] = (m, l);
+                    t.land[c][m as usize] = l;
                     t.jump_count[c] += 1;
                 }
             }
@@ -143,6 +147,13 @@ pub fn step(c: u8, d: usize) -> Option<u8> {
 #[inline]
 pub fn jumps(c: u8) -> &'static [(u8, u8)] {
     &TABLES.jumps[c as usize][..TABLES.jump_count[c as usize] as usize]
+}
+
+/// Where a jump from `c` over its neighbour `m` lands ([`NONE`] if off
+/// the board or in the hole).
+#[inline]
+pub fn landing(c: u8, m: u8) -> u8 {
+    TABLES.land[c as usize][m as usize]
 }
 
 /// File (0 = a .. 10 = k) of a cell.

@@ -8,6 +8,8 @@
 
 pub mod board;
 #[cfg(test)]
+mod reference;
+#[cfg(test)]
 mod tests;
 
 use crate::bits::{bit, flood, Bits};
@@ -182,13 +184,14 @@ pub fn destinations(occupied: u128, from: u8, forbidden: u128) -> (u128, u128) {
     while frontier != 0 {
         let mut next = 0u128;
         for c in Bits(frontier) {
-            for &(m, l) in jumps(c) {
-                if (over >> m) & (land >> l) & 1 != 0 {
+            for m in Bits(NEIGHBORS[c as usize] & over) {
+                let l = board::landing(c, m);
+                if l != board::NONE {
                     next |= bit(l);
                 }
             }
         }
-        next &= !reached;
+        next &= land & !reached;
         reached |= next;
         frontier = next;
     }
@@ -305,6 +308,19 @@ impl Scala {
         let mine = pos.stones[me];
         let all = pos.occupied();
         let forbidden = bit(FIRST_CELL[me]);
+        // Groups of all stones, once; the groups without the moving stone
+        // are derived per stone below.
+        let mut whole = [0u128; 32];
+        let mut nw = 0;
+        if self.variant == Variant::Original {
+            let mut left = all;
+            while left != 0 {
+                let g = flood(left & left.wrapping_neg(), all, &NEIGHBORS);
+                whole[nw] = g;
+                nw += 1;
+                left &= !g;
+            }
+        }
         let mut comps = [0u128; 32];
         for from in Bits(mine) {
             let (steps, jumped) = destinations(all, from, forbidden);
@@ -321,16 +337,29 @@ impl Scala {
                 }
                 continue;
             }
-            // Groups of the other stones, computed once per stone moved;
-            // the landing stone then merges the groups it touches.
+            // Groups of the other stones; the landing stone then merges the
+            // groups it touches. When the stones around `from` are connected
+            // among themselves, taking `from` away splits nothing: its group
+            // just loses it. Otherwise flood again.
             let rest = all & !bit(from);
+            let ring = NEIGHBORS[from as usize] & rest;
             let mut n = 0;
-            let mut left = rest;
-            while left != 0 {
-                let g = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
-                comps[n] = g;
-                n += 1;
-                left &= !g;
+            if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
+                for &g in &whole[..nw] {
+                    let g = g & !bit(from);
+                    if g != 0 {
+                        comps[n] = g;
+                        n += 1;
+                    }
+                }
+            } else {
+                let mut left = rest;
+                while left != 0 {
+                    let g = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
+                    comps[n] = g;
+                    n += 1;
+                    left &= !g;
+                }
             }
             let mut after = pos.stones;
             after[me] &= !bit(from);
@@ -453,9 +482,10 @@ impl Scala {
             let Some(m) = board::at(mf, mr) else {
                 return Err(err(format!("{leg}: not a jump: the cell between is off the board"), b));
             };
+            // (A jump never passes over the origin: jumps keep the parity
+            // of file and rank, so no landing is ever next to the origin.)
             if over & bit(m) == 0 {
-                let why = if m == from { " (the moving stone has left it)" } else { "" };
-                return Err(err(format!("{leg}: there is no stone on {} to jump over{why}", cell_name(m)), m));
+                return Err(err(format!("{leg}: there is no stone on {} to jump over", cell_name(m)), m));
             }
             if over & bit(b) != 0 {
                 return Err(err(format!("{leg}: {} is occupied", cell_name(b)), b));
