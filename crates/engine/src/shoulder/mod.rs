@@ -244,30 +244,6 @@ impl ShoulderToShoulder {
         (groups, penalty, one_move)
     }
 
-    /// Starts the next game of the match from the last position of a game:
-    /// the start set-up, the next starter (red, green, blue in turn), and
-    /// this game's penalties added to the match's. Refuses once the match's
-    /// last game has been reached. Whether the game is over is the caller's
-    /// judgement: [`crate::Bounded`] (the service) allows it only when the
-    /// game is over by the rules or cut off by `max_plies`; a game that is
-    /// still going is scored as it stands, as `evaluate`'s `penalty` shows.
-    pub fn next_game_from(&self, finished: &Position) -> Result<Position, RulesError> {
-        if finished.game >= finished.games {
-            return Err(RulesError::game_over(format!(
-                "the match is over: game {} of {} was its last",
-                finished.game, finished.games
-            ))
-            .with_field("game"));
-        }
-        let winner = self.winner(finished);
-        let mut penalties = finished.penalties;
-        for p in 0..self.seats() {
-            let add = self.measure(finished, p, winner).1;
-            penalties[p as usize] = penalties[p as usize].saturating_add(add);
-        }
-        Ok(self.start_of_game(finished.game + 1, finished.games, penalties))
-    }
-
     fn name(&self, c: u8) -> &'static str {
         self.board.name(c)
     }
@@ -720,7 +696,7 @@ impl Game for ShoulderToShoulder {
         if let Some(w) = self.winner(pos) {
             return Outcome::Won(vec![w]);
         }
-        if self.has_move(pos, pos.to_move) || (0..self.seats()).any(|p| self.has_move(pos, p)) {
+        if (0..self.seats()).any(|p| self.has_move(pos, p)) {
             Outcome::Ongoing
         } else {
             Outcome::Drawn
@@ -766,8 +742,28 @@ impl Game for ShoulderToShoulder {
         e
     }
 
+    /// Starts the next game of the match from the last position of a game:
+    /// the start set-up, the next starter (red, green, blue in turn), and
+    /// this game's penalties added to the match's. Refuses once the match's
+    /// last game has been reached. Whether the game is over is the caller's
+    /// judgement: [`crate::Bounded`] (the service) allows it only when the
+    /// game is over by the rules or cut off by `max_plies`; a game that is
+    /// still going is scored as it stands, as `evaluate`'s `penalty` shows.
     fn next_game(&self, finished: &Position) -> Result<Position, RulesError> {
-        self.next_game_from(finished)
+        if finished.game >= finished.games {
+            return Err(RulesError::game_over(format!(
+                "the match is over: game {} of {} was its last",
+                finished.game, finished.games
+            ))
+            .with_field("game"));
+        }
+        let winner = self.winner(finished);
+        let mut penalties = finished.penalties;
+        for p in 0..self.seats() {
+            let add = self.measure(finished, p, winner).1;
+            penalties[p as usize] = penalties[p as usize].saturating_add(add);
+        }
+        Ok(self.start_of_game(finished.game + 1, finished.games, penalties))
     }
 
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
