@@ -86,7 +86,9 @@ pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
     pb::GameState {
         game: d.id.to_string(),
         variant: d.variant.to_string(),
-        to_move: d.players[v.to_move as usize].name.to_string(),
+        // As the text names it: a colour in play, a game's own seat name
+        // (e.g. `setter`) in a pre-game phase.
+        to_move: v.to_move_name().to_string(),
         position: v.position.clone(),
         pieces: v.pieces.iter().map(|p| piece(d, p)).collect(),
         phase: v.phase.to_string(),

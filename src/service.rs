@@ -223,7 +223,7 @@ impl Rules for RulesService {
                 Ok(Response::new(pb::ApplyMoveResponse {
                     captured: played.captured.clone(),
                     r#move: Some(played),
-                    mover: d.players[applied.mover as usize].name.to_string(),
+                    mover: applied.mover_name.clone(),
                     game_over: status != pb::GameStatus::Ongoing,
                     status: status as i32,
                     winners,

@@ -21,6 +21,13 @@ pub struct StateView {
     pub outcome: Outcome,
 }
 
+impl StateView {
+    /// The seat to move as the position text names it.
+    pub fn to_move_name(&self) -> &str {
+        self.record.get("to_move").unwrap_or_default()
+    }
+}
+
 /// A legal move as the service shows it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveView {
@@ -35,6 +42,9 @@ pub struct ApplyView {
     pub played: MoveView,
     /// Who made it.
     pub mover: Player,
+    /// Who made it, as the position text names the seat (a colour in play;
+    /// a game's own seat name, e.g. `setter`, in a pre-game phase).
+    pub mover_name: String,
     /// The state after the move.
     pub state: StateView,
 }
@@ -174,8 +184,9 @@ impl<G: Game> AnyGame for G {
         let m = checked_move(self, &pos, text)?;
         let played = move_view(self, &pos, m);
         let mover = self.to_move(&pos);
+        let before = view(self, &pos);
         self.play(&mut pos, m);
-        Ok(ApplyView { played, mover, state: view(self, &pos) })
+        Ok(ApplyView { played, mover, mover_name: before.to_move_name().to_string(), state: view(self, &pos) })
     }
 
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
