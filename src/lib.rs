@@ -9,6 +9,7 @@
 
 pub mod convert;
 pub mod errors;
+pub mod healthcheck;
 pub mod server;
 pub mod service;
 

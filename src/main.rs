@@ -18,6 +18,8 @@ struct Cli {
 enum Command {
     /// Serve the parlour.v1.Rules gRPC service (with health and reflection).
     Serve(ServeArgs),
+    /// Ask a server's grpc.health.v1 Check; exit 0 when SERVING, 1 otherwise.
+    Healthcheck(parlour::healthcheck::HealthcheckArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -97,6 +99,7 @@ async fn shutdown_signal() {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Healthcheck(a) => std::process::exit(parlour::healthcheck::main(a).await),
         Command::Serve(a) => {
             init_logging(a.log_format);
             let config = ServerConfig {
