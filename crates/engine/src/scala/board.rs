@@ -65,8 +65,10 @@ struct Tables {
     /// (jumped-over cell, landing cell) pairs, `jump_count` of them.
     jumps: [[(u8, u8); 8]; CELLS],
     jump_count: [u8; CELLS],
-    /// land[c][m]: where a jump from `c` over its neighbour `m` lands.
-    land: [[u8; CELLS]; CELLS],
+    /// mid[c][l]: the cell a jump from `c` to `l` passes over.
+    mid: [[u8; CELLS]; CELLS],
+    /// Every cell a single jump from `c` may land on.
+    lands: [u128; CELLS],
 }
 
 const fn build() -> Tables {
@@ -78,7 +80,8 @@ const fn build() -> Tables {
         neighbors: [0; CELLS],
         jumps: [[(NONE, NONE); 8]; CELLS],
         jump_count: [0; CELLS],
-        land: [[NONE; CELLS]; CELLS],
+        mid: [[NONE; CELLS]; CELLS],
+        lands: [0; CELLS],
     };
     let mut n = 0usize;
     let mut r = 1;
@@ -120,7 +123,8 @@ const fn build() -> Tables {
                 let l = t.step[m as usize][d];
                 if l != NONE {
                     t.jumps[c][t.jump_count[c] as usize] = (m, l);
-                    t.land[c][m as usize] = l;
+                    t.mid[c][l as usize] = m;
+                    t.lands[c] |= 1u128 << l;
                     t.jump_count[c] += 1;
                 }
             }
@@ -149,12 +153,15 @@ pub fn jumps(c: u8) -> &'static [(u8, u8)] {
     &TABLES.jumps[c as usize][..TABLES.jump_count[c as usize] as usize]
 }
 
-/// Where a jump from `c` over its neighbour `m` lands ([`NONE`] if off
-/// the board or in the hole).
+/// The cell a jump from `c` to `l` passes over ([`NONE`] if `l` is not one
+/// jump from `c`).
 #[inline]
-pub fn landing(c: u8, m: u8) -> u8 {
-    TABLES.land[c as usize][m as usize]
+pub fn jumped(c: u8, l: u8) -> u8 {
+    TABLES.mid[c as usize][l as usize]
 }
+
+/// Every cell one jump from `c` may land on (board permitting).
+pub static LANDS: [u128; CELLS] = TABLES.lands;
 
 /// File (0 = a .. 10 = k) of a cell.
 #[inline]

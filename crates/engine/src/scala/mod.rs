@@ -183,15 +183,16 @@ pub fn destinations(occupied: u128, from: u8, forbidden: u128) -> (u128, u128) {
     let mut frontier = reached;
     while frontier != 0 {
         let mut next = 0u128;
+        let open = land & !reached;
         for c in Bits(frontier) {
-            for m in Bits(NEIGHBORS[c as usize] & over) {
-                let l = board::landing(c, m);
-                if l != board::NONE {
+            // Only landings that are free matter; then ask for the stone
+            // between.
+            for l in Bits(board::LANDS[c as usize] & open) {
+                if over & bit(board::jumped(c, l)) != 0 {
                     next |= bit(l);
                 }
             }
         }
-        next &= land & !reached;
         reached |= next;
         frontier = next;
     }
@@ -360,6 +361,22 @@ impl Scala {
                     n += 1;
                     left &= !g;
                 }
+            }
+            if n == 1 {
+                // The other stones are one group: a landing that touches
+                // it makes one group of everything, two-coloured as long as
+                // the opponent has stones.
+                if pos.stones[1 - me] != 0 {
+                    for to in Bits(dests) {
+                        if NEIGHBORS[to as usize] & rest != 0 {
+                            out.push(Move { from, to });
+                            if first_only {
+                                return;
+                            }
+                        }
+                    }
+                }
+                continue;
             }
             let mut after = pos.stones;
             after[me] &= !bit(from);

@@ -823,3 +823,19 @@ fn random_games_agree_with_the_reference() {
         }
     }
 }
+
+#[test]
+#[ignore = "timing; run with --release --ignored --nocapture"]
+fn time_legal_moves_from_the_start() {
+    for g in [orig(), zil()] {
+        let s = g.start();
+        let mut m = Vec::with_capacity(128);
+        let n = 500_000u32;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            m.clear();
+            g.legal_moves(std::hint::black_box(&s), &mut m);
+        }
+        eprintln!("{:?}: legal_moves from the start: {:?} per call", g.variant(), t.elapsed() / n);
+    }
+}
