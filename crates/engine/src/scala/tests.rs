@@ -288,6 +288,13 @@ fn no_jump_crosses_the_hole_but_grazing_its_corner_is_fine() {
     let p = pos(&g, "to_move=white; white=d7,d8; black=h7,h8");
     assert!(dests(&g, &p, "d7").iter().all(|d| board::file(c(d)) <= 4), "{:?}", dests(&g, &p, "d7"));
     assert!(refused(&g, &p, "d7-i7").message.contains("no jump sequence"));
+    // d7 to f9 would pass over e8, a hole square (diagonally through the
+    // hole); h8-f6-... likewise as a leg of a path
+    let e = refused(&g, &p, "d7-f9");
+    assert_eq!(e.message, "d7-f9: a jump from d7 to f9 would cross the hole");
+    let p2 = pos(&g, "to_move=black; white=d7,d8; black=h7,h8");
+    let e = refused(&g, &p2, "h8-f6-d6");
+    assert_eq!(e.message, "h8-f6-d6: jump 1 (h8-f6): would cross the hole");
     // f5 over f6 would land on f7, a hole square: no such jump
     let p = pos(&g, "to_move=white; white=f5; black=f6");
     assert!(!dests(&g, &p, "f5").iter().any(|d| d.starts_with("f") && d != "f4"));
@@ -466,6 +473,21 @@ fn the_win_is_checked_after_captures() {
         assert_eq!(text(&g, &q), "to_move=black; white=i11; black=h11,h12");
         assert_eq!(g.outcome(&q), Outcome::Ongoing);
     }
+}
+
+#[test]
+fn a_losing_move_in_zillions_loses_even_on_the_goal() {
+    // White g13 steps to f14 touching e13: {f14,e13} and {h12,i11} are two
+    // two-coloured groups of 2. Zillions: the tie loses before any win is
+    // looked at (nothing is removed, so the stone stays on f14, but
+    // `loser=white` decides). Original: the move is illegal.
+    let z = zil();
+    let p = pos(&z, "to_move=white; white=g13,i11; black=e13,h12");
+    let q = after(&z, &p, "g13-f14");
+    assert_eq!(text(&z, &q), "to_move=black; white=i11,f14; black=h12,e13; loser=white");
+    assert_eq!(z.outcome(&q), Outcome::Won(vec![BLACK]));
+    let e = refused(&orig(), &p, "g13-f14");
+    assert!(e.message.contains("two groups of 2"), "{e}");
 }
 
 #[test]
