@@ -12,6 +12,7 @@ pub mod errors;
 pub mod healthcheck;
 pub mod server;
 pub mod service;
+pub mod telemetry;
 
 /// The generated protobuf types and tonic stubs of `parlour.v1`.
 pub mod pb {

@@ -64,16 +64,6 @@ struct ServeArgs {
     log_format: LogFormat,
 }
 
-fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
-    match format {
-        LogFormat::Text => builder.init(),
-        LogFormat::Json => builder.json().flatten_event(true).with_current_span(true).init(),
-    }
-}
-
 async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -101,7 +91,7 @@ async fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Healthcheck(a) => std::process::exit(parlour::healthcheck::main(a).await),
         Command::Serve(a) => {
-            init_logging(a.log_format);
+            let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {
                 max_request_bytes: a.max_request_bytes,
                 request_timeout: Duration::from_millis(a.request_timeout_ms),
@@ -115,7 +105,9 @@ async fn main() -> anyhow::Result<()> {
                 },
             };
             let listener = tokio::net::TcpListener::bind(a.listen).await?;
-            parlour::run(listener, config, shutdown_signal()).await
+            let served = parlour::run(listener, config, shutdown_signal()).await;
+            telemetry.shutdown();
+            served
         }
     }
 }

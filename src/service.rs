@@ -3,13 +3,15 @@
 use crate::convert;
 use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
+use crate::telemetry;
+use opentelemetry::KeyValue;
 use parlour_engine::dynamic::{MoveInput, SuggestBudget};
 use parlour_engine::{AnyGame, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
-use tonic::{Request, Response, Status};
+use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
 /// Limits the service enforces.
@@ -83,25 +85,103 @@ fn rules(origin: Origin) -> impl Fn(RulesError) -> Status {
     move |e| errors::status(&e, origin)
 }
 
-/// Logs one call with its outcome and duration inside a span.
-async fn traced<T>(
+/// Who a call is about, for its span, log line and metrics.
+struct Call<'a> {
     method: &'static str,
-    game: &str,
-    fut: impl std::future::Future<Output = Result<T, Status>>,
-) -> Result<T, Status> {
-    let span = tracing::info_span!("rpc", method, game = %game);
-    async move {
-        let started = Instant::now();
-        let result = fut.await;
-        let micros = started.elapsed().as_micros() as u64;
+    game: &'a str,
+    variant: &'a str,
+    /// The caller's trace context, when spans are exported.
+    parent: Option<opentelemetry::Context>,
+}
+
+impl<'a> Call<'a> {
+    fn new<T>(method: &'static str, req: &Request<T>, game: &'a str, variant: &'a str) -> Self {
+        let parent = telemetry::tracing_enabled().then(|| telemetry::extract(req.metadata()));
+        Call { method, game, variant, parent }
+    }
+}
+
+fn is_server_fault(code: Code) -> bool {
+    matches!(
+        code,
+        Code::Unknown
+            | Code::DeadlineExceeded
+            | Code::Unimplemented
+            | Code::Internal
+            | Code::Unavailable
+            | Code::DataLoss
+    )
+}
+
+/// Runs one call inside its span: logs the outcome and duration, records
+/// the metrics, continues the caller's trace and returns its context in the
+/// response metadata.
+async fn traced<T>(
+    call: Call<'_>,
+    fut: impl std::future::Future<Output = Result<Response<T>, Status>>,
+) -> Result<Response<T>, Status> {
+    let Call { method, game, variant, parent } = call;
+    let span = tracing::info_span!(
+        "rpc",
+        "otel.name" = format!("parlour.v1.Rules/{method}"),
+        "otel.kind" = "server",
+        "otel.status_code" = tracing::field::Empty,
+        "rpc.system" = "grpc",
+        "rpc.service" = "parlour.v1.Rules",
+        "rpc.method" = method,
+        "rpc.grpc.status_code" = tracing::field::Empty,
+        "parlour.game" = game,
+        "parlour.variant" = variant,
+        "parlour.moves" = tracing::field::Empty,
+        "parlour.search.iterations" = tracing::field::Empty,
+        trace_id = tracing::field::Empty,
+    );
+    if let Some(parent) = parent {
+        use tracing_opentelemetry::OpenTelemetrySpanExt;
+        let _ = span.set_parent(parent);
+        if let Some(id) = telemetry::trace_id(&span) {
+            span.record("trace_id", id);
+        }
+    }
+    let metrics = &*telemetry::METRICS;
+    let method_label = [KeyValue::new("rpc.method", method)];
+    metrics.in_flight.add(1, &method_label);
+    let started = Instant::now();
+    let mut result = fut.instrument(span.clone()).await;
+    let elapsed = started.elapsed();
+    metrics.in_flight.add(-1, &method_label);
+    let code = match &result {
+        Ok(_) => Code::Ok,
+        Err(s) => s.code(),
+    };
+    span.record("rpc.grpc.status_code", code as i32);
+    if is_server_fault(code) {
+        span.record("otel.status_code", "ERROR");
+    }
+    let labels = [
+        KeyValue::new("rpc.method", method),
+        KeyValue::new("parlour.game", game.to_string()),
+        KeyValue::new("rpc.grpc.status_code", code as i64),
+    ];
+    metrics.requests.add(1, &labels);
+    metrics.duration.record(elapsed.as_secs_f64(), &labels);
+    if code == Code::ResourceExhausted {
+        metrics.shed.add(1, &method_label);
+    }
+    {
+        let _entered = span.enter();
+        let micros = elapsed.as_micros() as u64;
         match &result {
             Ok(_) => tracing::info!(code = "OK", micros, "served"),
             Err(s) => tracing::info!(code = ?s.code(), micros, message = s.message(), "refused"),
         }
-        result
     }
-    .instrument(span)
-    .await
+    if telemetry::tracing_enabled() {
+        if let Ok(resp) = &mut result {
+            telemetry::inject(&span, resp.metadata_mut());
+        }
+    }
+    result
 }
 
 /// The time left before the caller's deadline (`grpc-timeout` header).
@@ -122,8 +202,8 @@ fn deadline<T>(req: &Request<T>) -> Option<Duration> {
 
 #[tonic::async_trait]
 impl Rules for RulesService {
-    async fn list_games(&self, _req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
-        traced("ListGames", "", async {
+    async fn list_games(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
+        traced(Call::new("ListGames", &req, "", ""), async {
             let games = self.registry.list().into_iter().map(convert::summary).collect();
             Ok(Response::new(pb::ListGamesResponse { games }))
         })
@@ -134,8 +214,9 @@ impl Rules for RulesService {
         &self,
         req: Request<pb::DescribeGameRequest>,
     ) -> Result<Response<pb::DescribeGameResponse>, Status> {
+        let call = Call::new("DescribeGame", &req, "", "");
         let r = req.into_inner();
-        traced("DescribeGame", &r.game, async {
+        traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
             let _permit = self.permit()?;
             let game = self.game(&r.game, &r.variant, Origin::NewGamePosition)?;
             let description = guarded(|| Ok(convert::description(game)))?;
@@ -145,8 +226,9 @@ impl Rules for RulesService {
     }
 
     async fn new_game(&self, req: Request<pb::NewGameRequest>) -> Result<Response<pb::NewGameResponse>, Status> {
+        let call = Call::new("NewGame", &req, "", "");
         let r = req.into_inner();
-        traced("NewGame", &r.game, async {
+        traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
             let _permit = self.permit()?;
             let view = if let Some(prev) = &r.previous_game {
                 if !r.position.trim().is_empty() {
@@ -183,16 +265,20 @@ impl Rules for RulesService {
         &self,
         req: Request<pb::GenerateMovesRequest>,
     ) -> Result<Response<pb::GenerateMovesResponse>, Status> {
+        let call = Call::new("GenerateMoves", &req, "", "");
         let r = req.into_inner();
-        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
-        traced("GenerateMoves", &name, async {
+        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
+        traced(Call { game: &name, variant: &variant, ..call }, async {
             let _permit = self.permit()?;
             let (game, state) = self.game_of(&r.state)?;
             guarded(|| {
                 let record = convert::record_of(state).map_err(rules(Origin::State))?;
                 let (view, moves) = game.moves(record).map_err(rules(Origin::State))?;
                 let d = game.description();
-                tracing::debug!(moves = moves.len(), "generated");
+                tracing::Span::current().record("parlour.moves", moves.len() as i64);
+                telemetry::METRICS
+                    .moves_generated
+                    .add(moves.len() as u64, &[KeyValue::new("parlour.game", game.description().id)]);
                 Ok(Response::new(pb::GenerateMovesResponse {
                     moves: moves.iter().map(|m| convert::mv(d, m)).collect(),
                     state: Some(convert::state(game, &view)),
@@ -203,9 +289,10 @@ impl Rules for RulesService {
     }
 
     async fn apply_move(&self, req: Request<pb::ApplyMoveRequest>) -> Result<Response<pb::ApplyMoveResponse>, Status> {
+        let call = Call::new("ApplyMove", &req, "", "");
         let r = req.into_inner();
-        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
-        traced("ApplyMove", &name, async {
+        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
+        traced(Call { game: &name, variant: &variant, ..call }, async {
             let _permit = self.permit()?;
             let (game, state) = self.game_of(&r.state)?;
             let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move", "the request has no move"))?;
@@ -235,9 +322,10 @@ impl Rules for RulesService {
     }
 
     async fn evaluate(&self, req: Request<pb::EvaluateRequest>) -> Result<Response<pb::EvaluateResponse>, Status> {
+        let call = Call::new("Evaluate", &req, "", "");
         let r = req.into_inner();
-        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
-        traced("Evaluate", &name, async {
+        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
+        traced(Call { game: &name, variant: &variant, ..call }, async {
             let _permit = self.permit()?;
             let (game, state) = self.game_of(&r.state)?;
             guarded(|| {
@@ -254,9 +342,10 @@ impl Rules for RulesService {
         req: Request<pb::SuggestMoveRequest>,
     ) -> Result<Response<pb::SuggestMoveResponse>, Status> {
         let caller_deadline = deadline(&req);
+        let call = Call::new("SuggestMove", &req, "", "");
         let r = req.into_inner();
-        let name = r.state.as_ref().map(|s| s.game.clone()).unwrap_or_default();
-        traced("SuggestMove", &name, async {
+        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
+        traced(Call { game: &name, variant: &variant, ..call }, async {
             let permit = self.permit()?;
             let (game, state) = self.game_of(&r.state)?;
             let budget = r.budget.unwrap_or_default();
@@ -282,11 +371,27 @@ impl Rules for RulesService {
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
             let started = Instant::now();
+            let rpc_span = tracing::Span::current();
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                let search_span = tracing::info_span!(
+                    parent: &rpc_span,
+                    "search",
+                    "otel.name" = "parlour.search",
+                    "parlour.game" = game_id,
+                    "parlour.search.seed" = engine_budget.seed as i64,
+                    "parlour.search.iterations" = tracing::field::Empty,
+                );
+                let _entered = search_span.enter();
                 let game = registry.get(game_id, variant).expect("game resolved above");
                 guarded(|| {
+                    let searched = Instant::now();
                     let (view, s) = game.suggest(record, &engine_budget).map_err(rules(Origin::State))?;
+                    search_span.record("parlour.search.iterations", s.iterations as i64);
+                    rpc_span.record("parlour.search.iterations", s.iterations as i64);
+                    let labels = [KeyValue::new("parlour.game", game_id)];
+                    telemetry::METRICS.search_iterations.add(s.iterations, &labels);
+                    telemetry::METRICS.search_duration.record(searched.elapsed().as_secs_f64(), &labels);
                     let d = game.description();
                     Ok(pb::SuggestMoveResponse {
                         r#move: Some(convert::mv(d, &s.mv)),

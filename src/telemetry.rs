@@ -1,0 +1,203 @@
+//! Logs, traces and metrics, wired in one place.
+//!
+//! Logs go to stderr through `tracing` (text or JSON). When an OTLP endpoint
+//! is configured by the standard variables (`OTEL_EXPORTER_OTLP_ENDPOINT`,
+//! or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` / `..._METRICS_ENDPOINT`), spans
+//! and metrics are also exported over OTLP/gRPC; `OTEL_SERVICE_NAME`,
+//! `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_TRACES_SAMPLER(_ARG)`,
+//! `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_BSP_*` and `OTEL_SDK_DISABLED` are
+//! honoured. Without an endpoint no exporter, no OpenTelemetry layer and no
+//! meter provider is installed: the instruments are no-ops.
+
+use opentelemetry::metrics::{Counter, Histogram, UpDownCounter};
+use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry::{global, KeyValue};
+use opentelemetry_sdk::metrics::SdkMeterProvider;
+use opentelemetry_sdk::propagation::TraceContextPropagator;
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use opentelemetry_sdk::Resource;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::LazyLock;
+use tonic::metadata::{KeyRef, MetadataKey, MetadataMap, MetadataValue};
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{EnvFilter, Layer};
+
+static TRACING: AtomicBool = AtomicBool::new(false);
+
+/// Whether spans are exported (so trace context is worth propagating).
+pub fn tracing_enabled() -> bool {
+    TRACING.load(Ordering::Relaxed)
+}
+
+/// Owns the exporters; [`Telemetry::shutdown`] flushes what is pending.
+pub struct Telemetry {
+    tracer: Option<SdkTracerProvider>,
+    meter: Option<SdkMeterProvider>,
+}
+
+fn env_set(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.trim().is_empty())
+}
+
+fn resource() -> Resource {
+    // The default detectors read OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES;
+    // the service name falls back to `parlour`.
+    let mut b = Resource::builder();
+    if !env_set("OTEL_SERVICE_NAME") {
+        b = b.with_service_name("parlour");
+    }
+    b.with_attribute(KeyValue::new("service.version", env!("CARGO_PKG_VERSION"))).build()
+}
+
+impl Telemetry {
+    /// Installs the global subscriber (and exporters when configured). Call
+    /// once, inside the Tokio runtime.
+    pub fn init(json_logs: bool) -> anyhow::Result<Telemetry> {
+        let disabled = std::env::var("OTEL_SDK_DISABLED").is_ok_and(|v| v.eq_ignore_ascii_case("true"));
+        let any = env_set("OTEL_EXPORTER_OTLP_ENDPOINT");
+        let want_traces = !disabled
+            && (any || env_set("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"))
+            && std::env::var("OTEL_TRACES_EXPORTER").map_or(true, |v| v != "none");
+        let want_metrics = !disabled
+            && (any || env_set("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"))
+            && std::env::var("OTEL_METRICS_EXPORTER").map_or(true, |v| v != "none");
+
+        let tracer = if want_traces {
+            let exporter = opentelemetry_otlp::SpanExporter::builder().with_tonic().build()?;
+            let provider = SdkTracerProvider::builder().with_batch_exporter(exporter).with_resource(resource()).build();
+            global::set_tracer_provider(provider.clone());
+            global::set_text_map_propagator(TraceContextPropagator::new());
+            TRACING.store(true, Ordering::Relaxed);
+            Some(provider)
+        } else {
+            None
+        };
+        let meter = if want_metrics {
+            let exporter = opentelemetry_otlp::MetricExporter::builder().with_tonic().build()?;
+            let provider =
+                SdkMeterProvider::builder().with_periodic_exporter(exporter).with_resource(resource()).build();
+            global::set_meter_provider(provider.clone());
+            Some(provider)
+        } else {
+            None
+        };
+
+        let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+        let fmt = tracing_subscriber::fmt::layer().with_writer(std::io::stderr);
+        let fmt = if json_logs { fmt.json().flatten_event(true).with_current_span(true).boxed() } else { fmt.boxed() };
+        let otel = tracer.as_ref().map(|p| tracing_opentelemetry::layer().with_tracer(p.tracer("parlour")));
+        tracing_subscriber::registry().with(filter).with(fmt).with(otel).try_init()?;
+        if tracer.is_some() || meter.is_some() {
+            tracing::info!(traces = tracer.is_some(), metrics = meter.is_some(), "OpenTelemetry export on");
+        }
+        Ok(Telemetry { tracer, meter })
+    }
+
+    /// Flushes and stops the exporters.
+    pub fn shutdown(self) {
+        if let Some(t) = self.tracer {
+            if let Err(e) = t.shutdown() {
+                eprintln!("parlour: flushing traces failed: {e}");
+            }
+        }
+        if let Some(m) = self.meter {
+            if let Err(e) = m.shutdown() {
+                eprintln!("parlour: flushing metrics failed: {e}");
+            }
+        }
+    }
+}
+
+struct MetadataExtractor<'a>(&'a MetadataMap);
+
+impl Extractor for MetadataExtractor<'_> {
+    fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(|v| v.to_str().ok())
+    }
+    fn keys(&self) -> Vec<&str> {
+        self.0
+            .keys()
+            .map(|k| match k {
+                KeyRef::Ascii(k) => k.as_str(),
+                KeyRef::Binary(k) => k.as_str(),
+            })
+            .collect()
+    }
+}
+
+struct MetadataInjector<'a>(&'a mut MetadataMap);
+
+impl Injector for MetadataInjector<'_> {
+    fn set(&mut self, key: &str, value: String) {
+        if let (Ok(k), Ok(v)) = (MetadataKey::from_bytes(key.as_bytes()), MetadataValue::try_from(value.as_str())) {
+            self.0.insert(k, v);
+        }
+    }
+}
+
+/// The caller's trace context (W3C `traceparent`/`tracestate`).
+pub fn extract(metadata: &MetadataMap) -> opentelemetry::Context {
+    TraceContextPropagator::new().extract(&MetadataExtractor(metadata))
+}
+
+/// Writes the trace context of `span` into response metadata.
+pub fn inject(span: &tracing::Span, metadata: &mut MetadataMap) {
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+    let cx = span.context();
+    TraceContextPropagator::new().inject_context(&cx, &mut MetadataInjector(metadata));
+}
+
+/// The trace id of `span` as 32 hex digits, when it is being traced.
+pub fn trace_id(span: &tracing::Span) -> Option<String> {
+    use opentelemetry::trace::TraceContextExt;
+    use tracing_opentelemetry::OpenTelemetrySpanExt;
+    let cx = span.context();
+    let sc = cx.span().span_context().clone();
+    sc.is_valid().then(|| sc.trace_id().to_string())
+}
+
+/// The service's instruments (no-ops unless a meter provider is installed).
+pub struct Metrics {
+    /// Calls by method, game and status code.
+    pub requests: Counter<u64>,
+    /// Call latency in seconds by method, game and status code.
+    pub duration: Histogram<f64>,
+    /// Calls being served, by method.
+    pub in_flight: UpDownCounter<i64>,
+    /// Calls refused by load shedding, by method.
+    pub shed: Counter<u64>,
+    /// Moves listed by GenerateMoves, by game.
+    pub moves_generated: Counter<u64>,
+    /// Search iterations, by game.
+    pub search_iterations: Counter<u64>,
+    /// Search time in seconds, by game.
+    pub search_duration: Histogram<f64>,
+}
+
+/// The instruments, created on first use from the global meter provider.
+pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
+    let m = global::meter("parlour");
+    Metrics {
+        requests: m.u64_counter("parlour.rpc.requests").with_description("Rules calls served").build(),
+        duration: m
+            .f64_histogram("parlour.rpc.duration")
+            .with_unit("s")
+            .with_description("Rules call latency")
+            .with_boundaries(vec![
+                0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+                5.0, 10.0,
+            ])
+            .build(),
+        in_flight: m.i64_up_down_counter("parlour.rpc.in_flight").with_description("Rules calls in flight").build(),
+        shed: m.u64_counter("parlour.rpc.shed").with_description("Rules calls refused by load shedding").build(),
+        moves_generated: m.u64_counter("parlour.moves.generated").with_description("Moves listed").build(),
+        search_iterations: m.u64_counter("parlour.search.iterations").with_description("Search iterations").build(),
+        search_duration: m
+            .f64_histogram("parlour.search.duration")
+            .with_unit("s")
+            .with_description("SuggestMove search time")
+            .build(),
+    }
+});
