@@ -884,7 +884,7 @@ impl Game for Scala {
         };
         let me = player;
         let them = other(player);
-        // Being one step from the goal with the move is nearly a win.
+        // The race to the goal counts most, then material.
         let race = (dist(them) - dist(me)) / 13.0;
         let material = (pos.stones[me as usize].count_ones() as f64 - pos.stones[them as usize].count_ones() as f64)
             / STONES as f64;
