@@ -115,9 +115,11 @@ impl Drop for Fleet {
             let _ = p.child.kill();
             let _ = p.child.wait();
         }
-        if std::thread::panicking() {
-            for p in &self.procs {
-                eprintln!("---- {} ({})\n{}", p.name, p.log.display(), tail(&p.log, 12));
+        if std::thread::panicking() || std::env::var_os("PARLOUR_SCALE_OUT_KEEP_LOGS").is_some() {
+            if std::thread::panicking() {
+                for p in &self.procs {
+                    eprintln!("---- {} ({})\n{}", p.name, p.log.display(), tail(&p.log, 12));
+                }
             }
             eprintln!("---- logs kept in {}", self.dir.display());
         } else {
@@ -151,8 +153,40 @@ fn find_nginx() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// The binary under test: this build's, or PARLOUR_SCALE_OUT_BIN (e.g. a
+/// release build, to measure: `PARLOUR_SCALE_OUT_BIN=target/release/parlour
+/// cargo test --test scale_out -- --nocapture`).
+fn parlour_bin() -> PathBuf {
+    std::env::var_os("PARLOUR_SCALE_OUT_BIN").map(PathBuf::from).unwrap_or_else(|| env!("CARGO_BIN_EXE_parlour").into())
+}
+
+/// Resident memory of a process, from /proc (Linux); None elsewhere.
+fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time (user + system) a process has used so far, from /proc (Linux);
+/// None elsewhere.
+fn cpu_time(pid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // Fields after the parenthesised command name; utime and stime are the
+    // 14th and 15th fields of the whole line.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split(' ').collect();
+    let ticks: u64 = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    let hz = Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse::<u64>().ok())
+        .unwrap_or(100);
+    Some(Duration::from_secs_f64(ticks as f64 / hz as f64))
+}
+
 fn parlour_serve(port: u16) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_parlour"));
+    let mut cmd = Command::new(parlour_bin());
     cmd.arg("serve")
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .args(["--drain-ms", &DRAIN_MS.to_string()])
@@ -505,6 +539,10 @@ async fn three_replicas_behind_nginx_answer_alike_and_lose_nothing_when_one_stop
     let (at_term, term_wall, exit_after, exit_status) = stopper.await.expect("stopper task");
     let term_secs = term_wall.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs_f64();
     let total = completed.load(Ordering::SeqCst);
+    let (cpu, rss): (Vec<Option<Duration>>, Vec<Option<u64>>) = {
+        let f = fleet.lock().unwrap();
+        replica.iter().map(|&i| (cpu_time(f.pid(i)), rss_kib(f.pid(i)))).unzip()
+    };
     let after_exit = total.saturating_sub(completed_at_exit.load(Ordering::SeqCst));
 
     // nginx's access log: one line per call, naming the replica(s) tried.
@@ -542,6 +580,13 @@ async fn three_replicas_behind_nginx_answer_alike_and_lose_nothing_when_one_stop
     }
 
     let mut mix = String::new();
+    for (i, c) in cpu.iter().enumerate() {
+        if let (Some(c), false) = (c, i == STOPPED) {
+            let per_call = *c / served[i].max(1) as u32;
+            let rss = rss[i].map(|k| format!(", {} MiB resident", k / 1024)).unwrap_or_default();
+            write!(mix, "\n  replica {i}: {} calls, {c:.2?} CPU, {per_call:.2?} CPU per call{rss}", served[i]).unwrap();
+        }
+    }
     for (call, mut times) in per_call {
         times.sort();
         let q = |f: f64| times[((times.len() - 1) as f64 * f) as usize];
