@@ -35,6 +35,27 @@ pub fn record_of(state: &pb::GameState) -> Result<Record, RulesError> {
             "no state given: set state.position, or state.to_move with state.pieces and state.fields",
         ));
     }
+    // Bound the work before doing any: no board has more than 128 cells, and
+    // the structured form may not be longer than the text form could be.
+    const MAX_PIECES: usize = 128;
+    if state.pieces.len() > MAX_PIECES {
+        return Err(RulesError::bad_position(
+            "state.pieces",
+            format!("{} pieces: no board here has more than {MAX_PIECES} cells", state.pieces.len()),
+        ));
+    }
+    let size: usize = state.to_move.len()
+        + state.pieces.iter().map(|p| p.cell.len() + p.owner.len() + 1).sum::<usize>()
+        + state.fields.iter().map(|f| f.key.len() + f.value.len() + 2).sum::<usize>();
+    if size > parlour_engine::notation::MAX_POSITION_LEN {
+        return Err(RulesError::bad_position(
+            "position",
+            format!(
+                "the state is {size} bytes long; at most {} are accepted",
+                parlour_engine::notation::MAX_POSITION_LEN
+            ),
+        ));
+    }
     let mut r = Record::new();
     r.insert("to_move", &state.to_move)?;
     // Piece lists in the order owners first appear.

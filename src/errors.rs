@@ -22,8 +22,39 @@ pub enum Origin {
     PreviousGame,
 }
 
+/// The longest message, field or cell name echoed back. Errors quote the
+/// client's input; a hostile input must not make the status (sent in HTTP/2
+/// headers) too large to deliver.
+const MAX_ECHO: usize = 240;
+
+fn clip(s: &str) -> String {
+    if s.len() <= MAX_ECHO {
+        return s.to_string();
+    }
+    let mut end = MAX_ECHO;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
 /// Converts a [`RulesError`] into a status, naming the request field.
 pub fn status(err: &RulesError, origin: Origin) -> Status {
+    let clipped;
+    let err = if err.message.len() > MAX_ECHO
+        || err.field.as_ref().is_some_and(|f| f.len() > MAX_ECHO)
+        || err.cell.as_ref().is_some_and(|c| c.len() > MAX_ECHO)
+    {
+        clipped = RulesError {
+            kind: err.kind,
+            field: err.field.as_deref().map(clip),
+            cell: err.cell.as_deref().map(clip),
+            message: clip(&err.message),
+        };
+        &clipped
+    } else {
+        err
+    };
     let field = match (&err.field, err.kind) {
         (Some(f), _) if f == "game" || f == "variant" => match origin {
             Origin::State => format!("state.{f}"),

@@ -23,4 +23,4 @@ pub mod pb {
     pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("parlour_descriptor");
 }
 
-pub use server::{run, ServerConfig};
+pub use server::{run, ServerConfig, TlsConfig};

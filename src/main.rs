@@ -42,6 +42,10 @@ struct ServeArgs {
     /// Rules calls served at once; more are refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "PARLOUR_MAX_CONCURRENT", default_value_t = 256)]
     max_concurrent: usize,
+    /// SuggestMove searches run at once; more are refused with
+    /// RESOURCE_EXHAUSTED (default: the number of cores).
+    #[arg(long, env = "PARLOUR_MAX_CONCURRENT_SEARCHES")]
+    max_concurrent_searches: Option<usize>,
     /// SuggestMove thinking time when the request sets none, in milliseconds.
     #[arg(long, env = "PARLOUR_DEFAULT_SEARCH_MS", default_value_t = 200)]
     default_search_ms: u64,
@@ -59,6 +63,15 @@ struct ServeArgs {
     /// open streams before stopping anyway, in milliseconds.
     #[arg(long, env = "PARLOUR_SHUTDOWN_GRACE_MS", default_value_t = 30_000)]
     shutdown_grace_ms: u64,
+    /// Serve over TLS: the server's certificate chain (PEM). Needs --tls-key.
+    #[arg(long, env = "PARLOUR_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<std::path::PathBuf>,
+    /// The server's private key (PEM). Needs --tls-cert.
+    #[arg(long, env = "PARLOUR_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<std::path::PathBuf>,
+    /// Require client certificates signed by this CA (PEM): mutual TLS.
+    #[arg(long, env = "PARLOUR_TLS_CLIENT_CA", requires = "tls_cert")]
+    tls_client_ca: Option<std::path::PathBuf>,
     /// Log format.
     #[arg(long, env = "PARLOUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -99,11 +112,26 @@ async fn main() -> anyhow::Result<()> {
                 shutdown_grace: Duration::from_millis(a.shutdown_grace_ms),
                 limits: Limits {
                     max_concurrent: a.max_concurrent,
+                    max_concurrent_searches: a
+                        .max_concurrent_searches
+                        .unwrap_or(parlour::service::Limits::default().max_concurrent_searches),
                     default_search_time: Duration::from_millis(a.default_search_ms),
                     max_search_time: Duration::from_millis(a.max_search_ms),
                     max_search_iterations: a.max_search_iterations,
                 },
+                tls: None,
             };
+            let read =
+                |p: &std::path::Path| std::fs::read(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()));
+            let tls = match (&a.tls_cert, &a.tls_key) {
+                (Some(cert), Some(key)) => Some(parlour::TlsConfig {
+                    cert_pem: read(cert)?,
+                    key_pem: read(key)?,
+                    client_ca_pem: a.tls_client_ca.as_deref().map(read).transpose()?,
+                }),
+                _ => None,
+            };
+            let config = ServerConfig { tls, ..config };
             let listener = tokio::net::TcpListener::bind(a.listen).await?;
             let served = parlour::run(listener, config, shutdown_signal()).await;
             telemetry.shutdown();

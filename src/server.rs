@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tonic::transport::server::TcpIncoming;
+use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 
 /// Everything `parlour serve` can be told.
 #[derive(Clone, Debug)]
@@ -27,6 +28,20 @@ pub struct ServerConfig {
     pub shutdown_grace: Duration,
     /// Service limits (concurrency, search budgets).
     pub limits: Limits,
+    /// Serve over TLS with this identity (and verify clients when it has a
+    /// client CA); plaintext when `None`.
+    pub tls: Option<TlsConfig>,
+}
+
+/// PEM-encoded TLS material.
+#[derive(Clone, Debug)]
+pub struct TlsConfig {
+    /// The server's certificate chain.
+    pub cert_pem: Vec<u8>,
+    /// The server's private key.
+    pub key_pem: Vec<u8>,
+    /// When set, clients must present a certificate signed by this CA (mTLS).
+    pub client_ca_pem: Option<Vec<u8>>,
 }
 
 impl Default for ServerConfig {
@@ -37,6 +52,7 @@ impl Default for ServerConfig {
             drain_delay: Duration::ZERO,
             shutdown_grace: Duration::from_secs(30),
             limits: Limits::default(),
+            tls: None,
         }
     }
 }
@@ -86,7 +102,16 @@ pub async fn run(
     tracing::info!(%addr, "parlour listening");
     // No Nagle delay: answers are small and latency matters.
     let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-    let serve = tonic::transport::Server::builder()
+    let mut builder = tonic::transport::Server::builder();
+    if let Some(tls) = &config.tls {
+        let mut t = ServerTlsConfig::new().identity(Identity::from_pem(&tls.cert_pem, &tls.key_pem));
+        if let Some(ca) = &tls.client_ca_pem {
+            t = t.client_ca_root(Certificate::from_pem(ca));
+        }
+        builder = builder.tls_config(t)?;
+        tracing::info!(mtls = tls.client_ca_pem.is_some(), "TLS on");
+    }
+    let serve = builder
         .timeout(config.request_timeout)
         .add_service(health_service)
         .add_service(reflection_v1)

@@ -19,6 +19,9 @@ use tracing::Instrument;
 pub struct Limits {
     /// Rules calls served at once; more are refused with RESOURCE_EXHAUSTED.
     pub max_concurrent: usize,
+    /// SuggestMove searches run at once (each keeps a core busy); more are
+    /// refused with RESOURCE_EXHAUSTED, so cheap calls keep their latency.
+    pub max_concurrent_searches: usize,
     /// Thinking time of SuggestMove when the request sets none.
     pub default_search_time: Duration,
     /// The most thinking time a SuggestMove may have.
@@ -31,6 +34,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_concurrent: 256,
+            max_concurrent_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
             default_search_time: Duration::from_millis(200),
             max_search_time: Duration::from_secs(10),
             max_search_iterations: 10_000_000,
@@ -44,12 +48,14 @@ pub struct RulesService {
     registry: Arc<Registry>,
     limits: Limits,
     in_flight: Arc<Semaphore>,
+    searches: Arc<Semaphore>,
 }
 
 impl RulesService {
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
         let in_flight = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
-        RulesService { registry, limits, in_flight }
+        let searches = Arc::new(Semaphore::new(limits.max_concurrent_searches.max(1)));
+        RulesService { registry, limits, in_flight, searches }
     }
 
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
@@ -58,6 +64,16 @@ impl RulesService {
             Status::resource_exhausted(format!(
                 "the server is busy ({} calls in flight); retry with backoff",
                 self.limits.max_concurrent
+            ))
+        })
+    }
+
+    fn search_permit(&self) -> Result<OwnedSemaphorePermit, Status> {
+        self.searches.clone().try_acquire_owned().map_err(|_| {
+            tracing::warn!(limit = self.limits.max_concurrent_searches, "load shed: too many searches");
+            Status::resource_exhausted(format!(
+                "all {} search slots are busy; retry with backoff",
+                self.limits.max_concurrent_searches
             ))
         })
     }
@@ -346,7 +362,7 @@ impl Rules for RulesService {
         let r = req.into_inner();
         let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
         traced(Call { game: &name, variant: &variant, ..call }, async {
-            let permit = self.permit()?;
+            let permit = (self.permit()?, self.search_permit()?);
             let (game, state) = self.game_of(&r.state)?;
             let budget = r.budget.unwrap_or_default();
             let mut time = match budget.time_limit {

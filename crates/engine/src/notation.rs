@@ -17,6 +17,10 @@ pub struct Record {
 /// few hundred; this bounds the work a hostile request can cause.
 pub const MAX_POSITION_LEN: usize = 16 * 1024;
 
+/// The most `key=value` pairs a position may have. No game has more than a
+/// dozen keys; this keeps every look-up cheap whatever a client sends.
+pub const MAX_KEYS: usize = 64;
+
 impl Record {
     pub fn new() -> Self {
         Record::default()
@@ -51,6 +55,12 @@ impl Record {
 
     /// Adds a pair; a key given twice is an error naming it.
     pub fn insert(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        if self.entries.len() >= MAX_KEYS {
+            return Err(RulesError::bad_position(
+                "position",
+                format!("the position has more than {MAX_KEYS} keys; no game has nearly that many"),
+            ));
+        }
         if self.entries.iter().any(|(k, _)| k == key) {
             return Err(RulesError::bad_position(key, format!("key `{key}` is given twice")));
         }
@@ -180,6 +190,8 @@ mod tests {
         assert!(Record::parse("justtext").is_err());
         assert!(Record::parse("=3").is_err());
         assert!(Record::parse(&"x".repeat(MAX_POSITION_LEN + 1)).is_err());
+        let many: String = (0..=MAX_KEYS).map(|i| format!("k{i}=1;")).collect();
+        assert!(Record::parse(&many).unwrap_err().message.contains("more than 64 keys"));
     }
 
     #[test]
