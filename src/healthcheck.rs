@@ -4,7 +4,7 @@
 //! and always says why.
 
 use std::time::Duration;
-use tonic::transport::Endpoint;
+use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
@@ -21,6 +21,17 @@ pub struct HealthcheckArgs {
     /// Time limit of the whole check (connect and call), in milliseconds.
     #[arg(long, env = "PARLOUR_HEALTHCHECK_TIMEOUT_MS", default_value_t = 2_000)]
     pub timeout_ms: u64,
+    /// For a TLS server (`https://` address): the CA that signed its
+    /// certificate (PEM).
+    #[arg(long, env = "PARLOUR_HEALTHCHECK_TLS_CA")]
+    pub tls_ca: Option<std::path::PathBuf>,
+    /// For a server that requires client certificates (mTLS): this client's
+    /// certificate (PEM). Needs --tls-key.
+    #[arg(long, env = "PARLOUR_HEALTHCHECK_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// This client's private key (PEM). Needs --tls-cert.
+    #[arg(long, env = "PARLOUR_HEALTHCHECK_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
 }
 
 /// Why a check did not find the service serving.
@@ -76,11 +87,25 @@ fn chain(e: &dyn std::error::Error) -> String {
 
 /// Asks `addr` for the health of `service`, all within `timeout`.
 pub async fn check(addr: &str, service: &str, timeout: Duration) -> Result<(), Unhealthy> {
+    check_with(addr, service, timeout, None).await
+}
+
+/// [`check`], over TLS when `tls` is given.
+pub async fn check_with(
+    addr: &str,
+    service: &str,
+    timeout: Duration,
+    tls: Option<ClientTlsConfig>,
+) -> Result<(), Unhealthy> {
     let url = url(addr);
-    let endpoint = Endpoint::from_shared(url.clone())
+    let mut endpoint = Endpoint::from_shared(url.clone())
         .map_err(|e| Unhealthy::Unreachable(format!("bad address {url:?}: {e}")))?
         .connect_timeout(timeout)
         .timeout(timeout);
+    if let Some(tls) = tls {
+        endpoint =
+            endpoint.tls_config(tls).map_err(|e| Unhealthy::Unreachable(format!("TLS set-up: {}", chain(&e))))?;
+    }
     let call = async {
         let channel = endpoint
             .connect()
@@ -110,7 +135,14 @@ pub async fn check(addr: &str, service: &str, timeout: Duration) -> Result<(), U
 /// (0 when `SERVING`, 1 otherwise).
 pub async fn main(args: HealthcheckArgs) -> i32 {
     let label = service_label(&args.service);
-    match check(&args.addr, &args.service, Duration::from_millis(args.timeout_ms.max(1))).await {
+    let tls = match tls_config(&args) {
+        Ok(t) => t,
+        Err(why) => {
+            eprintln!("{label} at {}: {why}", url(&args.addr));
+            return 1;
+        }
+    };
+    match check_with(&args.addr, &args.service, Duration::from_millis(args.timeout_ms.max(1)), tls).await {
         Ok(()) => {
             println!("{label} at {}: SERVING", url(&args.addr));
             0
@@ -120,4 +152,21 @@ pub async fn main(args: HealthcheckArgs) -> i32 {
             1
         }
     }
+}
+
+/// The TLS settings the flags ask for: none for `http://`; for `https://`
+/// the CA is required (the image carries no system roots).
+fn tls_config(args: &HealthcheckArgs) -> Result<Option<ClientTlsConfig>, String> {
+    if !url(&args.addr).starts_with("https://") {
+        return Ok(None);
+    }
+    let read = |p: &std::path::Path| std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()));
+    let Some(ca) = &args.tls_ca else {
+        return Err("an https:// address needs --tls-ca (the CA that signed the server's certificate)".into());
+    };
+    let mut tls = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(read(ca)?));
+    if let (Some(cert), Some(key)) = (&args.tls_cert, &args.tls_key) {
+        tls = tls.identity(Identity::from_pem(read(cert)?, read(key)?));
+    }
+    Ok(Some(tls))
 }

@@ -36,7 +36,8 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
         .into_inner()
         .state
         .unwrap();
-    let moves = c.generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()) }).await.unwrap().into_inner().moves;
+    let moves =
+        c.generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()) }).await.unwrap().into_inner().moves;
     let m = &moves[i % moves.len()];
     let after = c
         .apply_move(pb::ApplyMoveRequest {
@@ -52,11 +53,14 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
     // Refusals too: an illegal move and a broken position.
     let bad = pb::Move { notation: format!("zz{i}-yy"), ..Default::default() };
     assert!(c.apply_move(pb::ApplyMoveRequest { state: Some(start.clone()), r#move: Some(bad) }).await.is_err());
-    let broken = pb::GameState { game: g.game.clone(), position: format!("to_move=nobody; junk{i}=1"), ..Default::default() };
+    let broken =
+        pb::GameState { game: g.game.clone(), position: format!("to_move=nobody; junk{i}=1"), ..Default::default() };
     assert!(c.evaluate(pb::EvaluateRequest { state: Some(broken) }).await.is_err());
     if i % 50 == 0 {
         let budget = pb::SearchBudget { max_iterations: 200, seed: i as u64, ..Default::default() };
-        let _ = c.suggest_move(pb::SuggestMoveRequest { state: Some(start), budget: Some(budget), ..Default::default() }).await;
+        let _ = c
+            .suggest_move(pb::SuggestMoveRequest { state: Some(start), budget: Some(budget), ..Default::default() })
+            .await;
     }
 }
 

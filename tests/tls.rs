@@ -115,3 +115,25 @@ async fn mutual_tls_requires_a_client_certificate_from_the_ca() {
     };
     assert!(refused, "a client certificate from another CA is refused");
 }
+
+#[tokio::test]
+async fn healthcheck_speaks_tls_and_mtls() {
+    use std::time::Duration;
+    let p = pki();
+    let config = parlour::ServerConfig {
+        tls: Some(parlour::TlsConfig {
+            cert_pem: p.server_cert.clone().into(),
+            key_pem: p.server_key.clone().into(),
+            client_ca_pem: Some(p.ca_pem.clone().into()),
+        }),
+        ..Default::default()
+    };
+    let server = TestServer::with_config(config).await;
+    let addr = format!("https://localhost:{}", server.addr.port());
+    let ca = || ClientTlsConfig::new().ca_certificate(Certificate::from_pem(&p.ca_pem));
+    let t = Duration::from_secs(5);
+    let with_cert = ca().identity(Identity::from_pem(&p.client_cert, &p.client_key));
+    parlour::healthcheck::check_with(&addr, "", t, Some(with_cert)).await.expect("SERVING over mTLS");
+    assert!(parlour::healthcheck::check_with(&addr, "", t, Some(ca())).await.is_err(), "no client certificate");
+    assert!(parlour::healthcheck::check_with(&addr, "", t, None).await.is_err(), "plaintext to a TLS port");
+}
