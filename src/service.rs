@@ -383,7 +383,12 @@ impl Rules for RulesService {
                 budget.max_iterations.min(self.limits.max_search_iterations)
             };
             let record = convert::record_of(state).map_err(rules(Origin::State))?;
-            let engine_budget = SuggestBudget { seed: budget.seed, max_iterations: iterations, time_limit: Some(time) };
+            let engine_budget = SuggestBudget {
+                seed: budget.seed,
+                max_iterations: iterations,
+                time_limit: Some(time),
+                ..Default::default()
+            };
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
             let started = Instant::now();

@@ -139,6 +139,10 @@ impl<G: Game> Game for Bounded<G> {
         Ok(BoundedPosition { inner, ply: 0, max_plies: finished.max_plies })
     }
 
+    fn player_after(&self, pos: &Self::Position, mv: Self::Move, player: Player) -> Player {
+        self.game.player_after(&pos.inner, mv, player)
+    }
+
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {
         if Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over() {
             return 0.0;

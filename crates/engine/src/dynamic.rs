@@ -4,8 +4,10 @@
 use crate::describe::Description;
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
-use crate::greedy;
 use crate::notation::Record;
+use crate::search::{self, Strategy};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A state as the service shows it.
@@ -47,6 +49,10 @@ pub struct ApplyView {
     pub mover_name: String,
     /// The state after the move.
     pub state: StateView,
+    /// For each player index before the move, its index after: the
+    /// identity, except where a pie or bidding choice hands colours to seats
+    /// (see [`Game::player_after`]).
+    pub renumbered: Vec<Player>,
 }
 
 /// How a move is given to [`AnyGame::apply`].
@@ -56,12 +62,21 @@ pub enum MoveInput {
 }
 
 /// The limits of a SuggestMove call.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct SuggestBudget {
     pub seed: u64,
     /// Upper bound on positions examined; 0 = no bound of this kind.
     pub max_iterations: u64,
     pub time_limit: Option<Duration>,
+    /// Most search-tree nodes (the memory cap); 0 = [`crate::search::DEFAULT_MAX_NODES`].
+    /// Once reached the tree stops growing; the search goes on until time
+    /// or iterations run out.
+    pub max_nodes: u64,
+    /// Who answers: the tree search (default) or the greedy baseline.
+    pub player: Strategy,
+    /// Raised (by a cancelled call) to stop the search at once; it then
+    /// answers with the best move found so far.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// One candidate move considered by the suggester.
@@ -104,7 +119,19 @@ pub trait AnyGame: Send + Sync {
     /// The position and the game's measures.
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError>;
     /// A good move for the player to move.
-    fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError>;
+    fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError> {
+        self.analyze(record, budget, Duration::MAX, &mut |_| true)
+    }
+    /// [`AnyGame::suggest`], calling `report` with the analysis so far every
+    /// `every` while the search runs; the search stops when `report` returns
+    /// `false`. Returns the final analysis.
+    fn analyze(
+        &self,
+        record: Record,
+        budget: &SuggestBudget,
+        every: Duration,
+        report: &mut dyn FnMut(&Suggestion) -> bool,
+    ) -> Result<(StateView, Suggestion), RulesError>;
 }
 
 /// Shows a position of a typed game.
@@ -185,8 +212,16 @@ impl<G: Game> AnyGame for G {
         let played = move_view(self, &pos, m);
         let mover = self.to_move(&pos);
         let before = view(self, &pos);
+        let renumbered =
+            (0..Game::description(self).players.len() as Player).map(|p| self.player_after(&pos, m, p)).collect();
         self.play(&mut pos, m);
-        Ok(ApplyView { played, mover, mover_name: before.to_move_name().to_string(), state: view(self, &pos) })
+        Ok(ApplyView {
+            played,
+            mover,
+            mover_name: before.to_move_name().to_string(),
+            state: view(self, &pos),
+            renumbered,
+        })
     }
 
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
@@ -194,12 +229,18 @@ impl<G: Game> AnyGame for G {
         Ok((view(self, &pos), Game::evaluate(self, &pos)))
     }
 
-    fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError> {
+    fn analyze(
+        &self,
+        record: Record,
+        budget: &SuggestBudget,
+        every: Duration,
+        report: &mut dyn FnMut(&Suggestion) -> bool,
+    ) -> Result<(StateView, Suggestion), RulesError> {
         let pos = self.from_record(record)?;
         if self.outcome(&pos).is_over() {
             return Err(checked_move(self, &pos, "suggest").unwrap_err());
         }
-        let s = greedy::suggest(self, &pos, budget)
+        let s = search::analyze(self, &pos, budget, every, report)
             .ok_or_else(|| RulesError::game_over("the game is over: there is no move to suggest"))?;
         Ok((view(self, &pos), s))
     }

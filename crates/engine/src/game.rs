@@ -248,6 +248,16 @@ pub trait Game: Send + Sync + 'static {
         ))
     }
 
+    /// The index, in the position after `mv`, of the participant who is
+    /// `player` in `pos`. The identity, except where a move hands colours to
+    /// seats (a pie or bidding choice: in the pre-game an index is a seat,
+    /// afterwards a colour), so search can follow each participant across
+    /// the choice. Used by [`crate::search`].
+    fn player_after(&self, pos: &Self::Position, mv: Self::Move, player: Player) -> Player {
+        let _ = (pos, mv);
+        player
+    }
+
     /// A quick static estimate of how good `pos` is for `player`, in
     /// `[-1, 1]` (1 = won). Used by the baseline player and search.
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {

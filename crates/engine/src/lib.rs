@@ -12,6 +12,7 @@
 //! - [`dynamic`]: the object-safe [`AnyGame`] over text and records.
 //! - [`registry`]: the games by id and variant.
 //! - [`greedy`], [`playout`]: a baseline player and seeded random playouts.
+//! - [`search`]: the strong player (Monte Carlo tree search) and its levels.
 
 pub mod bits;
 pub mod bounded;
@@ -23,6 +24,7 @@ pub mod greedy;
 pub mod notation;
 pub mod playout;
 pub mod registry;
+pub mod search;
 
 pub mod contiguity;
 pub mod scala;

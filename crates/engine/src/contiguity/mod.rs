@@ -671,6 +671,21 @@ impl Game for Contiguity {
         Evaluation::from_outcome(&self.outcome(pos), players)
     }
 
+    /// In the bidding variant the choice hands colours to seats: the bidder
+    /// (a seat until now) plays white after `first`, red after `second`.
+    fn player_after(&self, pos: &Position, mv: Move, player: Player) -> Player {
+        let colour = match mv {
+            Move::First => WHITE,
+            Move::Second => RED,
+            _ => return player,
+        };
+        if colour == pos.to_move {
+            player
+        } else {
+            other(player)
+        }
+    }
+
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         match self.outcome(pos) {
             Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },

@@ -1063,6 +1063,18 @@ impl Game for Squeeze {
         Evaluation::from_outcome(&self.outcome(pos), players)
     }
 
+    /// A pick hands colours to seats: seat 0 (the setter) plays white or
+    /// black from then on, as in [`Game::play`].
+    fn player_after(&self, pos: &Position, mv: Move, player: Player) -> Player {
+        let Move::Pick(colour) = mv else { return player };
+        let setter = if pos.phase == Phase::Choice { other(colour) } else { colour };
+        if setter == SETTER {
+            player
+        } else {
+            other(player)
+        }
+    }
+
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         match self.outcome(pos) {
             Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },

@@ -1,0 +1,414 @@
+//! The arena: engine settings play each other over many seeded games, to
+//! measure strength. `parlour arena` is its command line.
+//!
+//! Players are given as text ([`PlayerSpec`]): `random` (uniform over the
+//! legal moves), `greedy` (one move ahead, [`crate::greedy`]), `level:<name>`
+//! (a named [`Level`]), or `mcts` with options, e.g. `mcts:ms=200`,
+//! `mcts:it=3000,c=1.4,leaf=static,playout=4`.
+//!
+//! A match puts player A against player B: in game `g` A sits in seat
+//! `g mod seats` and every other seat is B (in a three-player game A plays
+//! against two copies of B). Every game starts from the game's start
+//! position (set-up and choice phases included) and ends at the latest
+//! after `max_plies` plies, as a draw. Seeds derive from the match seed,
+//! the game number and the ply, so a match with iteration-bound players
+//! replays exactly.
+
+use super::{Leaf, Level, SearchConfig, Strategy};
+use crate::dynamic::{AnyGame, MoveInput, SuggestBudget};
+use crate::error::RulesError;
+use crate::game::{Outcome, Player};
+use crate::notation::Record;
+use rand::seq::IndexedRandom;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::fmt;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+/// A player of the arena.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerSpec {
+    /// Uniformly random legal moves.
+    Random,
+    /// One move ahead ([`Strategy::Greedy`]).
+    Greedy,
+    /// A named level.
+    Level(&'static Level),
+    /// Tree search with a budget and settings.
+    Search { time: Option<Duration>, iterations: u64, config: SearchConfig },
+}
+
+impl FromStr for PlayerSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        match s {
+            "random" => return Ok(PlayerSpec::Random),
+            "greedy" => return Ok(PlayerSpec::Greedy),
+            _ => {}
+        }
+        if let Some(name) = s.strip_prefix("level:") {
+            return Level::named(name)
+                .map(PlayerSpec::Level)
+                .ok_or_else(|| format!("unknown level `{name}`; levels: {}", Level::names()));
+        }
+        let Some(rest) = s.strip_prefix("mcts") else {
+            return Err(format!("unknown player `{s}`: random, greedy, level:<name> or mcts[:key=value,...]"));
+        };
+        let mut time = None;
+        let mut iterations = 0;
+        let mut config = SearchConfig::default();
+        for kv in rest.trim_start_matches(':').split(',').filter(|kv| !kv.is_empty()) {
+            let (k, v) = kv.split_once('=').ok_or_else(|| format!("`{kv}`: expected key=value"))?;
+            let num = |v: &str| v.parse::<f64>().map_err(|_| format!("`{kv}`: not a number"));
+            match k {
+                "ms" => time = Some(Duration::from_secs_f64(num(v)? / 1000.0)),
+                "it" => iterations = num(v)? as u64,
+                "c" => config.exploration = num(v)?,
+                "pv" => config.prior_visits = num(v)?,
+                "t" => config.temperature = num(v)?,
+                "playout" => config.playout_plies = num(v)? as u32,
+                "leaf" => {
+                    config.leaf = match v {
+                        "best" => Leaf::BestReply,
+                        "static" => Leaf::Static,
+                        _ => return Err(format!("`{kv}`: leaf is best or static")),
+                    }
+                }
+                "solver" => config.solver = v == "on",
+                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver")),
+            }
+        }
+        if time.is_none() && iterations == 0 {
+            time = Some(Duration::from_millis(200));
+        }
+        Ok(PlayerSpec::Search { time, iterations, config })
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Random => write!(f, "random"),
+            PlayerSpec::Greedy => write!(f, "greedy"),
+            PlayerSpec::Level(l) => write!(f, "level:{}", l.name),
+            PlayerSpec::Search { time, iterations, config } => {
+                let mut parts = Vec::new();
+                if let Some(t) = time {
+                    parts.push(format!("ms={}", t.as_millis()));
+                }
+                if *iterations > 0 {
+                    parts.push(format!("it={iterations}"));
+                }
+                let d = SearchConfig::default();
+                if config.exploration != d.exploration {
+                    parts.push(format!("c={}", config.exploration));
+                }
+                if config.prior_visits != d.prior_visits {
+                    parts.push(format!("pv={}", config.prior_visits));
+                }
+                if config.temperature != d.temperature {
+                    parts.push(format!("t={}", config.temperature));
+                }
+                if config.playout_plies != d.playout_plies {
+                    parts.push(format!("playout={}", config.playout_plies));
+                }
+                if config.leaf != d.leaf {
+                    parts.push(format!("leaf={}", if config.leaf == Leaf::Static { "static" } else { "best" }));
+                }
+                if config.solver != d.solver {
+                    parts.push(format!("solver={}", if config.solver { "on" } else { "off" }));
+                }
+                write!(f, "mcts:{}", parts.join(","))
+            }
+        }
+    }
+}
+
+impl PlayerSpec {
+    /// The budget for one move.
+    fn budget(&self, seed: u64) -> SuggestBudget {
+        match self {
+            PlayerSpec::Random | PlayerSpec::Greedy => {
+                SuggestBudget { seed, player: Strategy::Greedy, ..Default::default() }
+            }
+            PlayerSpec::Level(l) => SuggestBudget {
+                seed,
+                time_limit: Some(l.time_limit),
+                max_iterations: l.max_iterations,
+                player: l.strategy(),
+                ..Default::default()
+            },
+            PlayerSpec::Search { time, iterations, config } => SuggestBudget {
+                seed,
+                time_limit: *time,
+                max_iterations: *iterations,
+                player: Strategy::Mcts(config.clone()),
+                ..Default::default()
+            },
+        }
+    }
+
+    /// This player's move in `record`.
+    fn choose(&self, game: &dyn AnyGame, record: Record, seed: u64) -> Result<String, RulesError> {
+        if *self == PlayerSpec::Random {
+            let (_, moves) = game.moves(record)?;
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            return Ok(moves.choose(&mut rng).expect("an ongoing game has a move").notation.clone());
+        }
+        Ok(game.suggest(record, &self.budget(seed))?.1.mv.notation)
+    }
+}
+
+/// How one game ended for player A.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Result3 {
+    Win,
+    Draw,
+    Loss,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// The seat A sat in.
+    pub seat: Player,
+    pub result: Result3,
+    pub plies: u32,
+    /// The final position.
+    pub end: String,
+    /// Time A spent choosing moves.
+    pub a_time: Duration,
+    pub a_moves: u32,
+}
+
+/// A game played by [`play_game`].
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// The participants who won (indices into `players`); empty for a draw.
+    pub winners: Vec<usize>,
+    pub plies: u32,
+    /// The final position.
+    pub end: String,
+    /// Time spent and moves made per participant.
+    pub clocks: Vec<(Duration, u32)>,
+}
+
+/// Plays one game from `start` (default: the game's start position):
+/// `players[s]` sits in seat `s` (a seat follows its participant across pie
+/// and bidding choices).
+pub fn play_game(
+    game: &dyn AnyGame,
+    players: &[&PlayerSpec],
+    seed: u64,
+    start: Option<Record>,
+    max_plies: u32,
+) -> Result<Played, RulesError> {
+    let mut record = match start {
+        Some(r) => r,
+        None => game.start().record,
+    };
+    if max_plies > 0 && record.get("max_plies").is_none() {
+        record.push("max_plies", max_plies.to_string());
+    }
+    let mut state = game.load(record)?;
+    // seat_of[i]: the participant that player index i currently is.
+    let mut seat_of: Vec<usize> = (0..players.len()).collect();
+    let mut clocks = vec![(Duration::ZERO, 0u32); players.len()];
+    let mut ply = 0u32;
+    while state.outcome == Outcome::Ongoing {
+        let who = seat_of[state.to_move as usize];
+        let started = Instant::now();
+        let mv = players[who].choose(game, state.record.clone(), mix(seed, ply as u64))?;
+        clocks[who].0 += started.elapsed();
+        clocks[who].1 += 1;
+        let applied = game.apply(state.record.clone(), &MoveInput::Notation(mv))?;
+        let mut next = seat_of.clone();
+        for (before, &after) in applied.renumbered.iter().enumerate() {
+            next[after as usize] = seat_of[before];
+        }
+        seat_of = next;
+        state = applied.state;
+        ply += 1;
+    }
+    let winners = match &state.outcome {
+        Outcome::Won(w) => w.iter().map(|&p| seat_of[p as usize]).collect(),
+        _ => vec![],
+    };
+    Ok(Played { winners, plies: ply, end: state.position, clocks })
+}
+
+/// A well-mixed seed from two numbers (SplitMix64).
+pub fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a.wrapping_add(b.wrapping_mul(0x9E37_79B9_7F4A_7C15)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Plays `games` games of A against B, alternating seats, calling
+/// `on_game` after each.
+pub fn run_match(
+    game: &dyn AnyGame,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+    on_game: &mut dyn FnMut(u32, &GameRecord),
+) -> Result<Tally, RulesError> {
+    let seats = game.description().players.len();
+    let mut tally = Tally::default();
+    for g in 0..games {
+        let seat = g as usize % seats;
+        let players: Vec<&PlayerSpec> = (0..seats).map(|s| if s == seat { a } else { b }).collect();
+        let Played { winners, plies, end, clocks } = play_game(game, &players, mix(seed, g as u64), None, max_plies)?;
+        let result = if winners.contains(&seat) {
+            Result3::Win
+        } else if winners.is_empty() {
+            Result3::Draw
+        } else {
+            Result3::Loss
+        };
+        let rec =
+            GameRecord { seat: seat as Player, result, plies, end, a_time: clocks[seat].0, a_moves: clocks[seat].1 };
+        tally.add(&rec);
+        on_game(g, &rec);
+    }
+    Ok(tally)
+}
+
+/// The results of a match, for player A.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub plies: u64,
+    pub a_time: Duration,
+    pub a_moves: u64,
+}
+
+impl Tally {
+    fn add(&mut self, r: &GameRecord) {
+        self.games += 1;
+        match r.result {
+            Result3::Win => self.wins += 1,
+            Result3::Draw => self.draws += 1,
+            Result3::Loss => self.losses += 1,
+        }
+        self.plies += r.plies as u64;
+        self.a_time += r.a_time;
+        self.a_moves += r.a_moves as u64;
+    }
+
+    /// A's share of wins (draws count as not won).
+    pub fn win_rate(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.wins as f64 / self.games as f64
+        }
+    }
+
+    /// The 95% Wilson score interval of the win rate.
+    pub fn interval(&self) -> (f64, f64) {
+        wilson(self.wins as u64, self.games as u64, 1.96)
+    }
+}
+
+impl fmt::Display for Tally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (lo, hi) = self.interval();
+        let per_move = if self.a_moves > 0 { self.a_time.as_secs_f64() * 1000.0 / self.a_moves as f64 } else { 0.0 };
+        write!(
+            f,
+            "{} games: {} won, {} drawn, {} lost; wins {:.1}% [{:.1}%, {:.1}%]; {:.0} plies a game; {:.0} ms a move",
+            self.games,
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.win_rate(),
+            100.0 * lo,
+            100.0 * hi,
+            self.plies as f64 / self.games.max(1) as f64,
+            per_move,
+        )
+    }
+}
+
+/// The Wilson score interval of `k` successes in `n` trials at `z`
+/// standard deviations (1.96 for 95%).
+pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (n, p) = (n as f64, k as f64 / n as f64);
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registry;
+
+    #[test]
+    fn wilson_matches_a_known_interval() {
+        // 40 of 50: 0.800, interval [0.670, 0.888].
+        let (lo, hi) = wilson(40, 50, 1.96);
+        assert!((lo - 0.670).abs() < 0.001 && (hi - 0.888).abs() < 0.001, "{lo} {hi}");
+        assert_eq!(wilson(0, 0, 1.96), (0.0, 1.0));
+        let (lo, hi) = wilson(10, 10, 1.96);
+        assert!(lo > 0.69 && hi == 1.0);
+    }
+
+    #[test]
+    fn player_specs_parse_and_print() {
+        for s in ["random", "greedy", "level:hard", "mcts:ms=200", "mcts:it=300,c=1.4,playout=4,leaf=static"] {
+            assert_eq!(s.parse::<PlayerSpec>().unwrap().to_string(), s);
+        }
+        assert_eq!("mcts".parse::<PlayerSpec>().unwrap().to_string(), "mcts:ms=200");
+        assert!("mcts:zz=1".parse::<PlayerSpec>().is_err());
+        assert!("level:godlike".parse::<PlayerSpec>().is_err());
+    }
+
+    #[test]
+    fn a_match_alternates_seats_and_counts_every_game() {
+        let reg = Registry::new();
+        let game = reg.get("contiguity", "").unwrap();
+        let (a, b) = ("mcts:it=30".parse().unwrap(), PlayerSpec::Random);
+        let mut seats = Vec::new();
+        let t = run_match(game, &a, &b, 4, 1, 40, &mut |_, r| seats.push(r.seat)).unwrap();
+        assert_eq!(seats, [0, 1, 0, 1]);
+        assert_eq!(t.games, 4);
+        assert_eq!(t.wins + t.draws + t.losses, 4);
+        // Iteration-bound players replay exactly.
+        let again = run_match(game, &a, &b, 4, 1, 40, &mut |_, _| {}).unwrap();
+        assert_eq!((again.wins, again.draws, again.plies), (t.wins, t.draws, t.plies));
+    }
+
+    #[test]
+    fn seats_follow_their_players_across_the_pie_choice() {
+        // Squeeze, choice phase, no stone set: the bait is all 19 stones,
+        // so the chooser (participant 1) takes it and has won once the
+        // setter (participant 0) picks a colour — white or black: either
+        // way the win is the chooser's, whatever index it ends up with.
+        let reg = Registry::new();
+        let game = reg.get("squeeze", "").unwrap();
+        let start = Record::parse("to_move=chooser; white=a1,h8; black=h1,a8; stones=; phase=choice").unwrap();
+        let (r, m): (PlayerSpec, PlayerSpec) = (PlayerSpec::Random, "mcts:it=20".parse().unwrap());
+        let mut picks = std::collections::HashSet::new();
+        for seed in 0..8 {
+            let p = play_game(game, &[&r, &m], seed, Some(start.clone()), 0).unwrap();
+            assert_eq!((p.winners, p.plies), (vec![1], 2), "{}", p.end);
+            picks.insert(p.end.contains("setter=white"));
+        }
+        assert_eq!(picks.len(), 2, "the random setter picked both colours over the seeds");
+    }
+}

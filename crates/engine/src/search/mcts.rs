@@ -1,0 +1,595 @@
+//! Monte Carlo tree search with heuristic priors and an MCTS-Solver.
+//!
+//! One iteration: from the root, descend by PUCT (the child's mean value
+//! for the player choosing, plus an exploration term weighted by the
+//! child's prior) to a leaf; expand it — every legal move is made once, a
+//! finished game is recorded as a proven value, and every other child gets
+//! the evaluator's value for the player who made the move as its prior
+//! (counted as `prior_visits` virtual visits, and turned into exploration
+//! weights by a softmax); then value the leaf (the best child's prior,
+//! a static evaluation, or a short random playout truncated after
+//! `playout_plies` and evaluated) and add that value to every node on the
+//! path.
+//!
+//! Values are vectors, one entry per seat (the players as numbered at the
+//! root), each in `[-1, 1]`: each player maximises its own entry (max-n;
+//! with two players this is the usual zero-sum search). A seat is followed
+//! across pie and bidding choices with [`Game::player_after`].
+//!
+//! Solver (MCTS-Solver): a node whose player to move has a proven win among
+//! its children is a proven win; with two players a node whose children
+//! are all proven takes the best of them. Proven children are valued
+//! exactly; proven losses are never chosen. With more than two players
+//! only the first rule applies (a player who can win at once, wins).
+//!
+//! Every move of the root is tried once before any is tried twice (unless
+//! the iteration budget is smaller than the number of moves), so every
+//! win in one, and every reply that loses at once, is seen.
+
+use super::{Evaluator, DEFAULT_MAX_NODES};
+use crate::dynamic::{move_view, Candidate, SuggestBudget, Suggestion};
+use crate::game::{Game, Outcome, Player};
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Most players a game may have for the search.
+pub const MAX_SEATS: usize = 4;
+
+type Values = [f32; MAX_SEATS];
+
+const NONE: u32 = u32::MAX;
+
+/// How a newly expanded leaf is valued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// The best of its children's priors for the player to move (a one-ply
+    /// look-ahead, free since expansion computed them).
+    BestReply,
+    /// The evaluator's value of the leaf itself (after the playout, if any).
+    Static,
+}
+
+/// The knobs of the search. The defaults are the tuned ones (docs/ai.md).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// PUCT exploration constant.
+    pub exploration: f64,
+    /// Virtual visits given to a child's prior value.
+    pub prior_visits: f64,
+    /// Softmax temperature turning priors into exploration weights.
+    pub temperature: f64,
+    /// Random plies played from a leaf before it is evaluated
+    /// ([`Leaf::Static`] only; 0 = evaluate the leaf itself).
+    pub playout_plies: u32,
+    /// How a leaf is valued.
+    pub leaf: Leaf,
+    /// Whether proven values propagate (MCTS-Solver).
+    pub solver: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            exploration: 1.0,
+            prior_visits: 2.0,
+            temperature: 0.2,
+            playout_plies: 0,
+            leaf: Leaf::BestReply,
+            solver: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Node<M> {
+    /// The move leading here (none at the root).
+    mv: Option<M>,
+    /// Children are `first..first + count`, made together on expansion.
+    first: u32,
+    count: u32,
+    visits: u32,
+    /// The evaluator's value of this move for its mover.
+    prior: f32,
+    /// Exploration weight (softmax of the siblings' priors).
+    policy: f32,
+    /// Index into `exact` once proven.
+    proven: u32,
+    /// The seat that made `mv`.
+    mover: u8,
+    expanded: bool,
+    /// The game is over here.
+    terminal: bool,
+}
+
+/// A search tree over one root position.
+pub struct Mcts<'a, G: Game, E: Evaluator<G> + ?Sized> {
+    game: &'a G,
+    eval: &'a E,
+    config: SearchConfig,
+    root: G::Position,
+    seats: usize,
+    nodes: Vec<Node<G::Move>>,
+    /// Value sums per node, `seats` entries each.
+    sums: Vec<f32>,
+    /// Exact values of proven nodes.
+    exact: Vec<Values>,
+    rng: Pcg64Mcg,
+    iterations: u64,
+    max_nodes: usize,
+    started: Instant,
+    moves: Vec<G::Move>,
+    scratch: Vec<(f32, G::Move, Option<Values>)>,
+    path: Vec<u32>,
+}
+
+fn identity() -> [Player; MAX_SEATS] {
+    let mut p = [0; MAX_SEATS];
+    for (i, x) in p.iter_mut().enumerate() {
+        *x = i as Player;
+    }
+    p
+}
+
+impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
+    /// A search from `root`, seeded and capped by `budget`.
+    pub fn new(game: &'a G, eval: &'a E, root: G::Position, config: SearchConfig, budget: &SuggestBudget) -> Self {
+        let seats = game.description().players.len().clamp(1, MAX_SEATS);
+        let max_nodes = if budget.max_nodes == 0 { DEFAULT_MAX_NODES } else { budget.max_nodes };
+        let mut search = Mcts {
+            game,
+            eval,
+            config,
+            root,
+            seats,
+            nodes: Vec::new(),
+            sums: Vec::new(),
+            exact: Vec::new(),
+            rng: Pcg64Mcg::seed_from_u64(budget.seed),
+            iterations: 0,
+            max_nodes: usize::try_from(max_nodes).unwrap_or(usize::MAX).max(1),
+            started: Instant::now(),
+            moves: Vec::new(),
+            scratch: Vec::new(),
+            path: Vec::new(),
+        };
+        search.push(None, 0.0, 1.0, 0);
+        search
+    }
+
+    /// Iterations made so far.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Nodes in the tree.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the search has nothing left to learn: the root is proven,
+    /// has a single move, or has none.
+    pub fn finished(&self) -> bool {
+        let root = &self.nodes[0];
+        root.proven != NONE || (root.expanded && root.count <= 1)
+    }
+
+    /// Searches until the budget's iterations or time are spent, its stop
+    /// flag is raised, or [`Mcts::finished`]; at least one iteration.
+    pub fn run(&mut self, budget: &SuggestBudget) {
+        self.run_reporting(budget, Duration::MAX, &mut |_| true);
+    }
+
+    /// [`Mcts::run`], calling `report` every `every` with the analysis so
+    /// far; stops when `report` returns `false`.
+    pub fn run_reporting(
+        &mut self,
+        budget: &SuggestBudget,
+        every: Duration,
+        report: &mut dyn FnMut(&Suggestion) -> bool,
+    ) {
+        let deadline = budget.time_limit.and_then(|t| self.started.checked_add(t));
+        let max_iterations = if budget.max_iterations == 0 { u64::MAX } else { budget.max_iterations };
+        let mut next_report = self.started.checked_add(every);
+        loop {
+            if self.iterations > 0 {
+                if self.finished()
+                    || self.iterations >= max_iterations
+                    || budget.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    break;
+                }
+                let now = Instant::now();
+                if deadline.is_some_and(|d| now >= d) {
+                    break;
+                }
+                if next_report.is_some_and(|r| now >= r) {
+                    if let Some(s) = self.suggestion() {
+                        if !report(&s) {
+                            break;
+                        }
+                    }
+                    next_report = now.checked_add(every);
+                }
+            }
+            self.iterate();
+        }
+    }
+
+    fn push(&mut self, mv: Option<G::Move>, prior: f32, policy: f32, mover: usize) {
+        self.nodes.push(Node {
+            mv,
+            first: 0,
+            count: 0,
+            visits: 0,
+            prior,
+            policy,
+            proven: NONE,
+            mover: mover as u8,
+            expanded: false,
+            terminal: false,
+        });
+        self.sums.extend(std::iter::repeat_n(0.0, self.seats));
+    }
+
+    /// Makes `mv`, following every seat's index across it.
+    fn advance(&self, pos: &mut G::Position, perm: &mut [Player; MAX_SEATS], mv: G::Move) {
+        for p in perm.iter_mut().take(self.seats) {
+            *p = self.game.player_after(pos, mv, *p);
+        }
+        self.game.play(pos, mv);
+    }
+
+    fn seat_of(&self, perm: &[Player; MAX_SEATS], player: Player) -> usize {
+        perm[..self.seats].iter().position(|&p| p == player).unwrap_or(player as usize % self.seats)
+    }
+
+    /// The value of a finished game per seat: 1 for a win, -1 for a loss,
+    /// 0 for a draw; with more than two players a loser's value grows
+    /// worse with its penalty (-0.36 for 1 … -1 for 5 or more).
+    fn terminal_values(&self, pos: &G::Position, outcome: &Outcome, perm: &[Player; MAX_SEATS]) -> Values {
+        let mut v = [0.0; MAX_SEATS];
+        let Outcome::Won(winners) = outcome else { return v };
+        let measures = (self.seats > 2).then(|| self.game.evaluate(pos).players);
+        for (s, value) in v.iter_mut().enumerate().take(self.seats) {
+            let p = perm[s];
+            *value = if winners.contains(&p) {
+                1.0
+            } else {
+                match measures.as_ref().and_then(|m| m.iter().find(|m| m.player == p)).and_then(|m| m.penalty) {
+                    Some(k) => -(0.2 + 0.16 * k.clamp(1, 5) as f32),
+                    None => -1.0,
+                }
+            };
+        }
+        v
+    }
+
+    /// The evaluator's values of an ongoing position per seat.
+    fn static_values(&self, pos: &G::Position, perm: &[Player; MAX_SEATS]) -> Values {
+        let mut v = [0.0; MAX_SEATS];
+        if self.seats == 2 {
+            let x = self.eval.value(self.game, pos, perm[0]).clamp(-1.0, 1.0) as f32;
+            v[0] = x;
+            v[1] = -x;
+        } else {
+            for (s, value) in v.iter_mut().enumerate().take(self.seats) {
+                *value = self.eval.value(self.game, pos, perm[s]).clamp(-1.0, 1.0) as f32;
+            }
+        }
+        v
+    }
+
+    fn iterate(&mut self) {
+        self.iterations += 1;
+        let mut pos = self.root.clone();
+        let mut perm = identity();
+        let mut node = 0usize;
+        self.path.clear();
+        self.path.push(0);
+        while self.nodes[node].expanded && self.nodes[node].proven == NONE {
+            let child = self.select(node);
+            let mv = self.nodes[child].mv.expect("a child has a move");
+            self.advance(&mut pos, &mut perm, mv);
+            node = child;
+            self.path.push(child as u32);
+        }
+        let mut newly_proven = false;
+        if self.nodes[node].proven == NONE {
+            self.expand(node, &pos, &perm);
+            newly_proven = self.nodes[node].proven != NONE;
+        }
+        let values = if self.nodes[node].proven != NONE {
+            self.exact[self.nodes[node].proven as usize]
+        } else {
+            self.leaf_values(node, pos, perm)
+        };
+        self.backup(&values, newly_proven);
+    }
+
+    /// PUCT over the children of an expanded node.
+    fn select(&self, node: usize) -> usize {
+        let n = &self.nodes[node];
+        let (first, count) = (n.first as usize, n.count as usize);
+        if node == 0 {
+            if let Some(c) = (first..first + count).find(|&c| self.nodes[c].visits == 0 && self.nodes[c].proven == NONE)
+            {
+                return c;
+            }
+        }
+        let mover = self.nodes[first].mover as usize;
+        let sqrt_n = (n.visits.max(1) as f64).sqrt();
+        let (pw, cp) = (self.config.prior_visits, self.config.exploration);
+        let mut best = first;
+        let mut best_score = f64::NEG_INFINITY;
+        for c in first..first + count {
+            let ch = &self.nodes[c];
+            let q = if ch.proven != NONE {
+                let v = self.exact[ch.proven as usize][mover] as f64;
+                if self.seats == 2 && v <= -1.0 {
+                    continue;
+                }
+                v
+            } else {
+                let sum = self.sums[c * self.seats + mover] as f64;
+                (pw * ch.prior as f64 + sum) / (pw + ch.visits as f64)
+            };
+            let score = q + cp * ch.policy as f64 * sqrt_n / (1.0 + ch.visits as f64);
+            if score > best_score {
+                best_score = score;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// Makes every child of `node`, with priors and proven terminal values.
+    fn expand(&mut self, node: usize, pos: &G::Position, perm: &[Player; MAX_SEATS]) {
+        let game = self.game;
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        game.legal_moves(pos, &mut moves);
+        if moves.is_empty() {
+            // Only a finished root gets here (children are checked when made).
+            let v = self.terminal_values(pos, &game.outcome(pos), perm);
+            self.exact.push(v);
+            let n = &mut self.nodes[node];
+            n.proven = (self.exact.len() - 1) as u32;
+            n.terminal = true;
+            n.expanded = true;
+            self.moves = moves;
+            return;
+        }
+        if node != 0 && self.nodes.len() + moves.len() > self.max_nodes {
+            self.moves = moves;
+            return;
+        }
+        let mover = self.seat_of(perm, game.to_move(pos));
+        moves.shuffle(&mut self.rng);
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        for &mv in &moves {
+            let mut child = pos.clone();
+            let mut cperm = *perm;
+            self.advance(&mut child, &mut cperm, mv);
+            let outcome = game.outcome(&child);
+            if outcome.is_over() {
+                let v = self.terminal_values(&child, &outcome, &cperm);
+                scratch.push((v[mover], mv, Some(v)));
+            } else {
+                let x = self.eval.value(game, &child, cperm[mover]).clamp(-1.0, 1.0) as f32;
+                scratch.push((x, mv, None));
+            }
+        }
+        // Best prior first; the seeded shuffle orders equal priors.
+        scratch.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let top = scratch[0].0;
+        let t = self.config.temperature.max(1e-3) as f32;
+        let total: f32 = scratch.iter().map(|c| ((c.0 - top) / t).exp()).sum();
+        let first = self.nodes.len();
+        for &(prior, mv, exact) in &scratch {
+            self.push(Some(mv), prior, ((prior - top) / t).exp() / total, mover);
+            if let Some(v) = exact {
+                self.exact.push(v);
+                let c = self.nodes.last_mut().expect("just pushed");
+                c.proven = (self.exact.len() - 1) as u32;
+                c.terminal = true;
+            }
+        }
+        let n = &mut self.nodes[node];
+        n.first = first as u32;
+        n.count = scratch.len() as u32;
+        n.expanded = true;
+        self.scratch = scratch;
+        self.moves = moves;
+        if self.config.solver {
+            self.try_prove(node);
+        }
+    }
+
+    /// Marks `node` proven when its children decide it; true if so.
+    fn try_prove(&mut self, node: usize) -> bool {
+        let n = &self.nodes[node];
+        if n.proven != NONE || !n.expanded || n.count == 0 {
+            return false;
+        }
+        let (first, count) = (n.first as usize, n.count as usize);
+        let mover = self.nodes[first].mover as usize;
+        let mut best: Option<(f32, u32)> = None;
+        let mut all = true;
+        for c in first..first + count {
+            let p = self.nodes[c].proven;
+            if p == NONE {
+                all = false;
+                continue;
+            }
+            let v = self.exact[p as usize][mover];
+            if v >= 1.0 {
+                self.nodes[node].proven = p;
+                return true;
+            }
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, p));
+            }
+        }
+        if all && self.seats == 2 {
+            if let Some((_, p)) = best {
+                self.nodes[node].proven = p;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The value of a leaf that is not proven.
+    fn leaf_values(&mut self, node: usize, mut pos: G::Position, mut perm: [Player; MAX_SEATS]) -> Values {
+        let n = &self.nodes[node];
+        if self.config.leaf == Leaf::BestReply && n.expanded && n.count > 0 {
+            let best = &self.nodes[n.first as usize];
+            let mover = best.mover as usize;
+            if self.seats == 2 {
+                let mut v = [0.0; MAX_SEATS];
+                v[mover] = best.prior;
+                v[1 - mover] = -best.prior;
+                return v;
+            }
+            let mv = best.mv.expect("a child has a move");
+            self.advance(&mut pos, &mut perm, mv);
+            return self.static_values(&pos, &perm);
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        for _ in 0..self.config.playout_plies {
+            moves.clear();
+            self.game.legal_moves(&pos, &mut moves);
+            let Some(&mv) = moves.choose(&mut self.rng) else { break };
+            self.advance(&mut pos, &mut perm, mv);
+            let outcome = self.game.outcome(&pos);
+            if outcome.is_over() {
+                self.moves = moves;
+                return self.terminal_values(&pos, &outcome, &perm);
+            }
+        }
+        self.moves = moves;
+        self.static_values(&pos, &perm)
+    }
+
+    fn backup(&mut self, values: &Values, leaf_newly_proven: bool) {
+        let mut newly = leaf_newly_proven && self.config.solver;
+        for i in (0..self.path.len()).rev() {
+            let idx = self.path[i] as usize;
+            if i + 1 < self.path.len() && newly {
+                newly = self.try_prove(idx);
+            }
+            let n = &mut self.nodes[idx];
+            n.visits = n.visits.saturating_add(1);
+            for (s, v) in values.iter().enumerate().take(self.seats) {
+                self.sums[idx * self.seats + s] += v;
+            }
+        }
+    }
+
+    /// A child's value for `seat`: exact when proven, else its mean, else
+    /// (never visited, and only for its mover) its prior.
+    fn value(&self, c: usize, seat: usize) -> f64 {
+        let ch = &self.nodes[c];
+        if ch.proven != NONE {
+            return self.exact[ch.proven as usize][seat] as f64;
+        }
+        if ch.visits > 0 {
+            return self.sums[c * self.seats + seat] as f64 / ch.visits as f64;
+        }
+        if seat == ch.mover as usize {
+            ch.prior as f64
+        } else if self.seats == 2 {
+            -ch.prior as f64
+        } else {
+            0.0
+        }
+    }
+
+    /// The children of `node`, best first for the player choosing there:
+    /// proven wins (immediate ones first), then by visits and value, proven
+    /// losses last.
+    fn ranked(&self, node: usize) -> Vec<usize> {
+        let n = &self.nodes[node];
+        let (first, count) = (n.first as usize, n.count as usize);
+        if !n.expanded || count == 0 {
+            return vec![];
+        }
+        let mover = self.nodes[first].mover as usize;
+        let class = |c: usize| {
+            let ch = &self.nodes[c];
+            if ch.proven == NONE {
+                return 1;
+            }
+            let v = self.exact[ch.proven as usize][mover];
+            if v >= 1.0 {
+                if ch.terminal {
+                    3
+                } else {
+                    2
+                }
+            } else if self.seats == 2 && v <= -1.0 {
+                0
+            } else {
+                1
+            }
+        };
+        let mut order: Vec<usize> = (first..first + count).collect();
+        order.sort_by(|&a, &b| {
+            class(b)
+                .cmp(&class(a))
+                .then(self.nodes[b].visits.cmp(&self.nodes[a].visits))
+                .then(self.value(b, mover).total_cmp(&self.value(a, mover)))
+        });
+        order
+    }
+
+    /// The analysis so far; `None` when the root has no move.
+    pub fn suggestion(&self) -> Option<Suggestion> {
+        let order = self.ranked(0);
+        let &best = order.first()?;
+        let game = self.game;
+        let mover = self.nodes[best].mover as usize;
+        let candidates = order
+            .iter()
+            .take(10)
+            .map(|&c| Candidate {
+                mv: move_view(game, &self.root, self.nodes[c].mv.expect("a child has a move")),
+                value: self.value(c, mover),
+                visits: self.nodes[c].visits as u64,
+            })
+            .collect();
+        let root = &self.nodes[0];
+        let values = (0..self.seats)
+            .map(|s| if root.proven != NONE { self.exact[root.proven as usize][s] as f64 } else { self.value(best, s) })
+            .collect();
+        let mut principal_variation = Vec::new();
+        let mut pos = self.root.clone();
+        let mut perm = identity();
+        let mut node = best;
+        loop {
+            let mv = self.nodes[node].mv.expect("a child has a move");
+            principal_variation.push(game.move_notation(&pos, mv));
+            self.advance(&mut pos, &mut perm, mv);
+            if principal_variation.len() >= 24 {
+                break;
+            }
+            match self.ranked(node).first() {
+                Some(&next) if self.nodes[next].visits > 0 || self.nodes[next].proven != NONE => node = next,
+                _ => break,
+            }
+        }
+        let mv = move_view(game, &self.root, self.nodes[best].mv.expect("a child has a move"));
+        Some(Suggestion {
+            mv,
+            values,
+            candidates,
+            principal_variation,
+            iterations: self.iterations,
+            proven: root.proven != NONE,
+        })
+    }
+}

@@ -1,0 +1,110 @@
+//! Search: the strong player behind SuggestMove and AnalyzeStream.
+//!
+//! Search depends on the rules, never the reverse: everything here is
+//! generic over [`Game`] and learns about a game only through the trait —
+//! the legal moves, the outcome, [`Game::heuristic`] (through an
+//! [`Evaluator`]) and [`Game::player_after`] (to follow a seat across a pie
+//! or bidding choice that hands out colours).
+//!
+//! - [`mcts`]: Monte Carlo tree search with heuristic priors, truncated
+//!   playouts and an MCTS-Solver for proven wins and losses; max-n values
+//!   for more than two players.
+//! - [`arena`]: engine settings against each other and the baselines.
+//! - [`level`]: the named levels (`beginner` … `master`) and their budgets.
+//! - [`Evaluator`]: what the search asks of a position; [`HeuristicEval`]
+//!   (the game's heuristic) for play, [`NeutralEval`] (knows nothing but
+//!   the rules) for tests.
+//!
+//! Determinism: the only randomness is a PCG generator seeded from the
+//! budget's seed, so the same position, seed and iteration budget give the
+//! same answer — as long as the time limit does not end the search first.
+
+pub mod arena;
+pub mod level;
+pub mod mcts;
+
+use crate::dynamic::{SuggestBudget, Suggestion};
+use crate::game::{Game, Player};
+use std::time::Duration;
+
+pub use level::{Level, LEVELS};
+pub use mcts::{Leaf, Mcts, SearchConfig};
+
+/// The most search-tree nodes a call holds when the budget sets no cap
+/// (about 40 bytes each, plus 4 per player).
+pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
+
+/// How often [`analyze`] reports when asked for no interval.
+pub const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(100);
+
+/// Who answers a SuggestMove call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Strategy {
+    /// Monte Carlo tree search (the default).
+    Mcts(SearchConfig),
+    /// The one-move look-ahead baseline of [`crate::greedy`].
+    Greedy,
+}
+
+impl Default for Strategy {
+    fn default() -> Self {
+        Strategy::Mcts(SearchConfig::default())
+    }
+}
+
+/// What a search knows about a position beyond the rules.
+pub trait Evaluator<G: Game>: Send + Sync {
+    /// How good the ongoing position `pos` is for `player` (an index of
+    /// `pos`), in `[-1, 1]`. Never called on a finished game.
+    fn value(&self, game: &G, pos: &G::Position, player: Player) -> f64;
+}
+
+/// The game's own [`Game::heuristic`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeuristicEval;
+
+impl<G: Game> Evaluator<G> for HeuristicEval {
+    fn value(&self, game: &G, pos: &G::Position, player: Player) -> f64 {
+        game.heuristic(pos, player)
+    }
+}
+
+/// Knows nothing: every ongoing position is worth 0, so only the rules'
+/// outcomes inform the search. For tests of the search itself.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NeutralEval;
+
+impl<G: Game> Evaluator<G> for NeutralEval {
+    fn value(&self, _game: &G, _pos: &G::Position, _player: Player) -> f64 {
+        0.0
+    }
+}
+
+/// Picks a move for the player to move within `budget`, or `None` once the
+/// game is over.
+pub fn suggest<G: Game>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion> {
+    analyze(game, pos, budget, Duration::MAX, &mut |_| true)
+}
+
+/// Like [`suggest`], calling `report` with the analysis so far every `every`
+/// while the search runs (not for the final answer, which is returned).
+/// The search stops early when `report` returns `false`.
+pub fn analyze<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    budget: &SuggestBudget,
+    every: Duration,
+    report: &mut dyn FnMut(&Suggestion) -> bool,
+) -> Option<Suggestion> {
+    match &budget.player {
+        Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
+        Strategy::Mcts(config) => {
+            let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), config.clone(), budget);
+            search.run_reporting(budget, every, report);
+            search.suggestion()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

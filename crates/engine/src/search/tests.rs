@@ -1,0 +1,214 @@
+//! Tests of the search: wins in one are taken and losses in one are
+//! prevented in every game, with small iteration budgets; answers are
+//! deterministic for a seed; deadlines, stop flags and node caps hold.
+
+use super::*;
+use crate::bounded::Bounded;
+use crate::dynamic::SuggestBudget;
+use crate::game::{Game, Outcome};
+use crate::notation::Record;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn budget(seed: u64, iterations: u64) -> SuggestBudget {
+    SuggestBudget { seed, max_iterations: iterations, ..Default::default() }
+}
+
+fn load<G: Game>(game: &G, text: &str) -> G::Position {
+    game.from_record(Record::parse(text).unwrap()).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// The moves of `pos` after which the player to move has won.
+fn wins<G: Game>(game: &G, pos: &G::Position) -> Vec<G::Move> {
+    let me = game.to_move(pos);
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    moves
+        .into_iter()
+        .filter(|&m| {
+            let mut next = pos.clone();
+            game.play(&mut next, m);
+            matches!(game.outcome(&next), Outcome::Won(w) if w.contains(&me))
+        })
+        .collect()
+}
+
+/// The moves of `pos` after which the next player can win at once.
+fn losing<G: Game>(game: &G, pos: &G::Position) -> Vec<G::Move> {
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    moves
+        .into_iter()
+        .filter(|&m| {
+            let mut next = pos.clone();
+            game.play(&mut next, m);
+            !game.outcome(&next).is_over() && !wins(game, &next).is_empty()
+        })
+        .collect()
+}
+
+fn suggested<G: Game, E: Evaluator<G> + ?Sized>(game: &G, eval: &E, pos: &G::Position, b: &SuggestBudget) -> G::Move {
+    let mut search = Mcts::new(game, eval, pos.clone(), SearchConfig::default(), b);
+    search.run(b);
+    let s = search.suggestion().expect("a move");
+    game.parse_move(pos, &s.mv.notation).unwrap()
+}
+
+/// The search, with the game's heuristic and with none, takes a win in one.
+fn takes_the_win<G: Game>(game: &G, text: &str) {
+    let pos = load(game, text);
+    let winning = wins(game, &pos);
+    assert!(!winning.is_empty(), "{text}: the test needs a win in one");
+    for (eval, name) in [(&HeuristicEval as &dyn Evaluator<G>, "heuristic"), (&NeutralEval, "neutral")] {
+        for seed in 0..3 {
+            let b = budget(seed, 50);
+            let mut search = Mcts::new(game, eval, pos.clone(), SearchConfig::default(), &b);
+            search.run(&b);
+            let s = search.suggestion().unwrap();
+            let mv = game.parse_move(&pos, &s.mv.notation).unwrap();
+            assert!(winning.contains(&mv), "{text}: {name} seed {seed} played {}", s.mv.notation);
+            assert!(s.proven, "{text}: a win in one is proven");
+            assert_eq!(s.values[game.to_move(&pos) as usize], 1.0);
+            assert_eq!(s.iterations, 1, "a win at the root ends the search");
+        }
+    }
+}
+
+/// The search, with the game's heuristic and with none, avoids every move
+/// that lets the next player win at once, when it has one to spare.
+fn stops_the_threat<G: Game>(game: &G, text: &str, iterations: u64) {
+    let pos = load(game, text);
+    assert!(wins(game, &pos).is_empty(), "{text}: no win of its own");
+    let bad = losing(game, &pos);
+    let mut all = Vec::new();
+    game.legal_moves(&pos, &mut all);
+    assert!(!bad.is_empty(), "{text}: the test needs a threat");
+    assert!(bad.len() < all.len(), "{text}: the test needs a defence");
+    for (eval, name) in [(&HeuristicEval as &dyn Evaluator<G>, "heuristic"), (&NeutralEval, "neutral")] {
+        for seed in 0..2 {
+            let mv = suggested(game, eval, &pos, &budget(seed, iterations));
+            assert!(!bad.contains(&mv), "{text}: {name} seed {seed} played {}", game.move_notation(&pos, mv));
+        }
+    }
+}
+
+fn contiguity() -> Bounded<crate::contiguity::Contiguity> {
+    Bounded::new(crate::contiguity::Contiguity::new(crate::contiguity::Variant::Default))
+}
+
+// White's 20a joins 10a..14a by sliding to 15a (or round the track to 9a).
+const CONTIGUITY_WIN: &str = "to_move=white; white=10a,11a,12a,13a,14a,20a; red=10c,12c,14c,16c,18c,22c";
+// White threatens 14c-14b (joining 14c to 10a..14a); red must occupy 14b,
+// which 20b can reach (19b..15b are empty).
+const CONTIGUITY_THREAT: &str = "to_move=red; white=10a,11a,12a,13a,14a,14c; red=3d,7c,17d,20b,25c,28a";
+
+#[test]
+fn contiguity_takes_a_win_in_one() {
+    takes_the_win(&contiguity(), CONTIGUITY_WIN);
+}
+
+#[test]
+fn contiguity_stops_a_win_in_one() {
+    let game = contiguity();
+    let pos = load(&game, CONTIGUITY_THREAT);
+    let mut all = Vec::new();
+    game.legal_moves(&pos, &mut all);
+    // Every move tried once at the root, each answered once: enough.
+    stops_the_threat(&game, CONTIGUITY_THREAT, all.len() as u64 + 2);
+    let mv = suggested(&game, &HeuristicEval, &pos, &budget(1, 300));
+    assert_eq!(game.move_notation(&pos, mv), "20b-14b", "the only defence");
+}
+
+#[test]
+fn same_seed_and_iterations_give_the_same_answer() {
+    let game = contiguity();
+    let pos = game.start();
+    let a = suggest(&game, &pos, &budget(7, 400)).unwrap();
+    let b = suggest(&game, &pos, &budget(7, 400)).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.iterations, 400);
+    assert_eq!(a.principal_variation[0], a.mv.notation);
+    assert_eq!(a.candidates[0].mv, a.mv);
+    assert_eq!(a.candidates.len(), 10);
+    assert!(a.candidates.windows(2).all(|w| w[0].visits >= w[1].visits));
+    assert_eq!(a.values.len(), 2);
+    assert!((a.values[0] + a.values[1]).abs() < 1e-6, "two-player values are zero-sum");
+    assert!(!a.proven);
+}
+
+#[test]
+fn the_time_limit_ends_the_search() {
+    let game = contiguity();
+    let pos = game.start();
+    let b = SuggestBudget { time_limit: Some(Duration::from_millis(100)), ..Default::default() };
+    let started = Instant::now();
+    let s = suggest(&game, &pos, &b).unwrap();
+    let took = started.elapsed();
+    assert!(took < Duration::from_millis(250), "took {took:?}");
+    assert!(s.iterations > 1);
+}
+
+#[test]
+fn a_raised_stop_flag_ends_the_search_after_one_iteration() {
+    let game = contiguity();
+    let stop = Arc::new(AtomicBool::new(true));
+    let b = SuggestBudget { stop: Some(stop), time_limit: Some(Duration::from_secs(60)), ..Default::default() };
+    let s = suggest(&game, &game.start(), &b).unwrap();
+    assert_eq!(s.iterations, 1);
+}
+
+#[test]
+fn the_node_cap_bounds_the_tree_and_the_search_goes_on() {
+    let game = contiguity();
+    let b = SuggestBudget { max_nodes: 2_000, max_iterations: 500, ..Default::default() };
+    let mut search = Mcts::new(&game, &HeuristicEval, game.start(), SearchConfig::default(), &b);
+    search.run(&b);
+    assert!(search.node_count() <= 2_000, "{} nodes", search.node_count());
+    assert_eq!(search.iterations(), 500);
+}
+
+#[test]
+fn reports_come_while_the_search_runs_and_can_stop_it() {
+    let game = contiguity();
+    let pos = game.start();
+    let b = SuggestBudget { time_limit: Some(Duration::from_secs(30)), ..Default::default() };
+    let mut reports = 0;
+    let started = Instant::now();
+    let s = analyze(&game, &pos, &b, Duration::from_millis(20), &mut |s| {
+        assert!(s.iterations > 0);
+        reports += 1;
+        reports < 3
+    })
+    .unwrap();
+    assert_eq!(reports, 3);
+    assert!(started.elapsed() < Duration::from_secs(5), "the third report stopped the search");
+    assert!(s.iterations > 0);
+}
+
+#[test]
+fn the_greedy_strategy_is_the_baseline() {
+    let game = contiguity();
+    let pos = load(&game, CONTIGUITY_WIN);
+    let b = SuggestBudget { player: Strategy::Greedy, ..Default::default() };
+    let s = suggest(&game, &pos, &b).unwrap();
+    assert!(wins(&game, &pos).contains(&game.parse_move(&pos, &s.mv.notation).unwrap()));
+    assert_eq!(s.candidates[0].visits, 1);
+}
+
+#[test]
+fn a_single_legal_move_is_answered_at_once() {
+    // Shoulder to Shoulder: red's only move is a pass.
+    let game = Bounded::new(crate::shoulder::ShoulderToShoulder::new(crate::shoulder::Variant::ThreePlayer));
+    let pos = load(&game, "to_move=red; red=a2,m3; green=a1,b4,m2,l5; blue=a3,b3,m4,l4");
+    let s = suggest(&game, &pos, &budget(0, 1000)).unwrap();
+    assert_eq!((s.mv.notation.as_str(), s.iterations), ("pass", 1));
+}
+
+#[test]
+fn levels_are_named_weakest_first() {
+    assert_eq!(Level::named("Strong").unwrap().name, "strong");
+    assert!(Level::named("grandmaster").is_none());
+    assert_eq!(Level::named("beginner").unwrap().strategy(), Strategy::Greedy);
+    assert!(Level::names().starts_with("beginner, easy"));
+}
