@@ -1,0 +1,125 @@
+"""Every game ListGames returns, through the real server: drawn, played to
+its end, and asked for a suggestion."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from parlour_client import draw_board, pb, with_max_plies
+from play import play_game
+
+MAX_PLIES = 200
+
+
+def test_health_is_serving(rules):
+    assert rules.health() == "SERVING"
+    assert rules.health("") == "SERVING"
+
+
+def test_list_games(rules):
+    games = rules.list_games()
+    assert games, "ListGames returned no game"
+    assert len({g.game for g in games}) == len(games)
+    for g in games:
+        assert g.name and g.variants and g.player_count >= 1, g
+        assert g.default_variant in g.variants, g
+
+
+def test_describe_and_draw(rules, game_variant):
+    game, variant = game_variant
+    desc = rules.describe(game, variant)
+    assert (desc.game, desc.variant) == (game, variant)
+    names = [c.name for c in desc.board.cells]
+    assert names and len(set(names)) == len(names)
+    assert [c.index for c in desc.board.cells] == list(range(len(names)))
+    for c in desc.board.cells:
+        for n in c.neighbors:
+            assert n.cell in names, f"{c.name} links to unknown cell {n.cell}"
+
+    # The map shows every cell name once, each where no other overlaps it.
+    board = draw_board(desc)
+    assert sorted(board.split()) == sorted(names), board
+
+    # The start drawn: one symbol per piece, every other cell empty.
+    start = desc.start
+    seats = {p.name for p in desc.players}
+    assert start.to_move in seats or start.phase != "play", start
+    drawn = draw_board(desc, start).splitlines()
+    grid = drawn[:-1] if start.pieces else drawn
+    marks = [ch for line in grid for ch in line if ch not in " ."]
+    assert len(marks) == len(start.pieces), "\n".join(drawn)
+    assert sum(line.count(".") for line in grid) == len(names) - len(start.pieces)
+
+
+def test_play_a_whole_game(rules, game_variant):
+    game, variant = game_variant
+    seats = {p.name for p in rules.describe(game, variant).players}
+    last = play_game(rules, game, variant, max_plies=MAX_PLIES, seed=7)
+    assert last.game_over
+    assert last.status in (pb.GAME_STATUS_WON, pb.GAME_STATUS_DRAWN)
+    if last.status == pb.GAME_STATUS_WON:
+        assert last.winners and set(last.winners) <= seats
+    ply = dict(kv.split("=", 1) for kv in last.state.position.split("; ")).get("ply", "0")
+    assert int(ply) <= MAX_PLIES
+    # The end as the other calls see it.
+    assert rules.moves(last.state) == []
+    evaluation = rules.evaluate(last.state)
+    assert evaluation.status == last.status
+    assert list(evaluation.winners) == list(last.winners)
+    # The canonical state goes back in as it came out.
+    again = rules.new_game(game, variant, last.state.position)
+    assert again.position == last.state.position
+
+
+# Known: the two-player game's blue blockers come out as Piece.owner
+# `blockers` but the position text (and so the structured form's input)
+# lists them under `blue`. Non-strict, so the fix shows as XPASS.
+KNOWN_STRUCTURED = {("shoulder-to-shoulder", "two-player"): "Piece.owner `blockers` is not accepted back (key is `blue`)"}
+
+
+def test_structured_state_round_trips(rules, game_variant, request):
+    """A response's structured form (to_move, pieces, fields), echoed back
+    without the text, is the same state (docs/api.md)."""
+    game, variant = game_variant
+    if game_variant in KNOWN_STRUCTURED:
+        request.applymarker(pytest.mark.xfail(reason=KNOWN_STRUCTURED[game_variant], strict=False))
+    state = rules.new_game(game, variant)
+    for _ in range(3):  # a few plies in, so counters are set
+        moves = rules.moves(state)
+        if moves:
+            state = rules.apply(state, moves[len(moves) // 2]).state
+    structured = pb.GameState(game=game, variant=variant, to_move=state.to_move)
+    structured.pieces.extend(state.pieces)
+    structured.fields.extend(state.fields)
+    assert rules.evaluate(structured).state.position == state.position
+
+
+def test_every_move_applies_and_moves_round_trip(rules, game_variant):
+    """A few plies in: every legal move applies, by notation and by the Move
+    as GenerateMoves gave it."""
+    game, variant = game_variant
+    rng = random.Random(f"{game}/{variant}")
+    state = with_max_plies(rules.new_game(game, variant), MAX_PLIES)
+    for _ in range(6):
+        moves = rules.moves(state)
+        if not moves:
+            break
+        assert len({m.notation for m in moves}) == len(moves), "a move listed twice"
+        for m in moves[:40]:
+            reply = rules.apply(state, m.notation)
+            assert reply.move.notation == m.notation
+        state = rules.apply(state, rng.choice(moves)).state
+
+
+def test_suggest_is_legal_and_seeded(rules, game_variant):
+    game, variant = game_variant
+    state = rules.new_game(game, variant)
+    legal = {m.notation for m in rules.moves(state)}
+    first = rules.suggest(state, time_limit=5.0, max_iterations=200, seed=11)
+    assert first.move.notation in legal
+    assert {v.player for v in first.values} <= {p.name for p in rules.describe(game, variant).players}
+    second = rules.suggest(state, time_limit=5.0, max_iterations=200, seed=11)
+    assert second.move.notation == first.move.notation, "same state, seed and iterations: same answer"
+    assert rules.apply(state, first.move).move.notation == first.move.notation
