@@ -1,0 +1,359 @@
+'use strict';
+/**
+ * A small Node.js client for the parlour rules service (parlour.v1.Rules),
+ * with @grpc/grpc-js and the proto loaded at run time by @grpc/proto-loader.
+ *
+ *   const { Parlour, ParlourError } = require('./parlour_client');
+ *   const rules = new Parlour('localhost:50051');
+ *   const state = await rules.newGame('contiguity');
+ *   const moves = await rules.moves(state);
+ *   const reply = await rules.apply(state, moves[0]);  // a move, or its notation
+ *   try {
+ *     await rules.apply(reply.state, '1a-5a');
+ *   } catch (e) {
+ *     if (!(e instanceof ParlourError)) throw e;
+ *     console.log(e.codeName, e.reason, e.field, e.cell); // INVALID_ARGUMENT ILLEGAL_MOVE move.notation ...
+ *   }
+ *   rules.close();
+ *
+ * Messages are plain objects with camelCase fields (`toMove`, `gameOver`),
+ * enums as their names (`GAME_STATUS_WON`), 64-bit integers as numbers.
+ * The proto is read from the repository's proto/ (PARLOUR_PROTO_DIR to point
+ * elsewhere). Errors are ParlourError, with the google.rpc.ErrorInfo and
+ * BadRequest that parlour puts in the `grpc-status-details-bin` trailer.
+ */
+
+const path = require('node:path');
+const grpc = require('@grpc/grpc-js');
+const protoLoader = require('@grpc/proto-loader');
+const protobuf = require('protobufjs');
+
+const PROTO_DIR = process.env.PARLOUR_PROTO_DIR || path.resolve(__dirname, '..', '..', 'proto');
+
+const packageDefinition = protoLoader.loadSync('parlour/v1/rules.proto', {
+  includeDirs: [PROTO_DIR],
+  keepCase: false,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+});
+const { parlour } = grpc.loadPackageDefinition(packageDefinition);
+
+// The few messages of google/rpc/status.proto, google/rpc/error_details.proto
+// and grpc/health/v1/health.proto this client reads, field numbers as there.
+// `Detail` has the wire form of google.protobuf.Any.
+const extras = protobuf.parse(`
+  syntax = "proto3";
+  package extras;
+  message Detail { string type_url = 1; bytes value = 2; }
+  message Status { int32 code = 1; string message = 2; repeated Detail details = 3; }
+  message ErrorInfo { string reason = 1; string domain = 2; map<string, string> metadata = 3; }
+  message FieldViolation { string field = 1; string description = 2; }
+  message BadRequest { repeated FieldViolation field_violations = 1; }
+  message HealthCheckRequest { string service = 1; }
+  message HealthCheckResponse {
+    enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; }
+    ServingStatus status = 1;
+  }
+`, { keepCase: true }).root;
+const T = (name) => extras.lookupType(`extras.${name}`);
+const Status = T('Status');
+const ErrorInfo = T('ErrorInfo');
+const BadRequest = T('BadRequest');
+const HealthCheckRequest = T('HealthCheckRequest');
+const HealthCheckResponse = T('HealthCheckResponse');
+
+const HealthClient = grpc.makeGenericClientConstructor(
+  {
+    Check: {
+      path: '/grpc.health.v1.Health/Check',
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: (o) => Buffer.from(HealthCheckRequest.encode(HealthCheckRequest.fromObject(o)).finish()),
+      requestDeserialize: (b) => HealthCheckRequest.toObject(HealthCheckRequest.decode(b)),
+      responseSerialize: (o) => Buffer.from(HealthCheckResponse.encode(HealthCheckResponse.fromObject(o)).finish()),
+      responseDeserialize: (b) =>
+        HealthCheckResponse.toObject(HealthCheckResponse.decode(b), { enums: String, defaults: true }),
+    },
+  },
+  'Health',
+);
+
+const CODE_NAMES = Object.fromEntries(Object.entries(grpc.status).map(([k, v]) => [v, k]));
+
+/**
+ * A failed call, with parlour's rich error details.
+ *   code        the numeric gRPC code (grpc.status.INVALID_ARGUMENT = 3)
+ *   codeName    its name, e.g. `INVALID_ARGUMENT`
+ *   message     the status message, for a person
+ *   reason      ErrorInfo.reason: UNKNOWN_GAME, BAD_POSITION, ILLEGAL_MOVE, GAME_OVER, BAD_ARGUMENT (or null)
+ *   domain      ErrorInfo.domain (`parlour.v1`)
+ *   metadata    ErrorInfo.metadata (`field`, and `cell` when one cell is at fault)
+ *   violations  BadRequest field violations: [{field, description}]
+ *   field       the first violation's field, e.g. `move.notation`
+ *   cell        metadata.cell, or null
+ */
+class ParlourError extends Error {
+  constructor({ code, details, reason = null, domain = null, metadata = {}, violations = [] }) {
+    super(`${CODE_NAMES[code] || code}: ${details}${reason ? ` [${reason}]` : ''}`);
+    this.name = 'ParlourError';
+    this.code = code;
+    this.codeName = CODE_NAMES[code] || String(code);
+    this.details = details;
+    this.reason = reason;
+    this.domain = domain;
+    this.metadata = metadata;
+    this.violations = violations;
+  }
+
+  get field() {
+    return this.violations.length ? this.violations[0].field : this.metadata.field || null;
+  }
+
+  get cell() {
+    return this.metadata.cell || null;
+  }
+
+  /** From a grpc-js ServiceError: parses the `grpc-status-details-bin` trailer. */
+  static fromServiceError(err) {
+    const out = { code: err.code, details: err.details, metadata: {}, violations: [] };
+    const bin = err.metadata && typeof err.metadata.get === 'function' ? err.metadata.get('grpc-status-details-bin') : [];
+    if (bin.length) {
+      let status;
+      try {
+        status = Status.decode(bin[0]);
+      } catch {
+        status = { details: [] }; // not a google.rpc.Status: keep code and message
+      }
+      for (const d of status.details) {
+        const type = d.type_url.slice(d.type_url.lastIndexOf('/') + 1);
+        if (type === 'google.rpc.ErrorInfo') {
+          const info = ErrorInfo.decode(d.value);
+          out.reason = info.reason;
+          out.domain = info.domain;
+          out.metadata = { ...info.metadata };
+        } else if (type === 'google.rpc.BadRequest') {
+          for (const v of BadRequest.decode(d.value).field_violations) {
+            out.violations.push({ field: v.field, description: v.description });
+          }
+        }
+      }
+    }
+    return new ParlourError(out);
+  }
+}
+
+function toMove(move) {
+  if (typeof move === 'string') return { notation: move };
+  return move.notation ? { notation: move.notation } : move;
+}
+
+/** The same state with the `max_plies` position key set, so that a game
+ * played from it ends (drawn, at the latest) after `maxPlies` plies. */
+function withMaxPlies(state, maxPlies) {
+  const kept = state.position.split('; ').filter((kv) => !kv.startsWith('max_plies='));
+  return { game: state.game, variant: state.variant, position: `${kept.join('; ')}; max_plies=${maxPlies}` };
+}
+
+/** A connection to a parlour server. Every call returns a promise, takes an
+ * optional `timeout` in milliseconds and rejects with ParlourError. */
+class Parlour {
+  constructor(target = 'localhost:50051', { timeout = 30000, credentials = grpc.credentials.createInsecure() } = {}) {
+    this.target = target;
+    this.timeout = timeout;
+    this.client = new parlour.v1.Rules(target, credentials);
+    this.healthClient = new HealthClient(target, credentials, { channelOverride: this.client.getChannel() });
+  }
+
+  close() {
+    this.client.close();
+  }
+
+  _call(client, method, request, timeout) {
+    const deadline = Date.now() + (timeout ?? this.timeout);
+    return new Promise((resolve, reject) => {
+      client[method](request, { deadline }, (err, reply) => {
+        if (!err) return resolve(reply);
+        try {
+          reject(ParlourError.fromServiceError(err));
+        } catch {
+          reject(err); // details that do not parse: the plain grpc-js error
+        }
+      });
+    });
+  }
+
+  /** The health status name: SERVING, NOT_SERVING, ... */
+  async health(service = 'parlour.v1.Rules', timeout = 2000) {
+    return (await this._call(this.healthClient, 'Check', { service }, timeout)).status;
+  }
+
+  /** Polls health until SERVING; rejects after `timeout` ms. */
+  async waitUntilServing(timeout = 30000) {
+    const end = Date.now() + timeout;
+    let last = null;
+    while (Date.now() < end) {
+      try {
+        if ((await this.health('parlour.v1.Rules', 1000)) === 'SERVING') return;
+      } catch (e) {
+        last = e;
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${this.target} not SERVING after ${timeout} ms (last error: ${last})`);
+  }
+
+  /** One GameSummary per game. */
+  async listGames(timeout) {
+    return (await this._call(this.client, 'ListGames', {}, timeout)).games;
+  }
+
+  /** The board, seats, piece kinds, variants, position keys, start state. */
+  async describe(game, variant = '', timeout) {
+    return (await this._call(this.client, 'DescribeGame', { game, variant }, timeout)).description;
+  }
+
+  /** The start state, or `position` parsed, or the next game of a match after `previousGame`. */
+  async newGame(game, variant = '', position = '', previousGame = null, timeout) {
+    const req = { game, variant, position };
+    if (previousGame) req.previousGame = previousGame;
+    return (await this._call(this.client, 'NewGame', req, timeout)).state;
+  }
+
+  /** Every legal move; empty once the game is over. */
+  async moves(state, timeout) {
+    return (await this._call(this.client, 'GenerateMoves', { state }, timeout)).moves;
+  }
+
+  /** Makes a move (a Move or its notation): {state, move, captured, mover, status, winners, gameOver}. */
+  async apply(state, move, timeout) {
+    return this._call(this.client, 'ApplyMove', { state, move: toMove(move) }, timeout);
+  }
+
+  /** Status, winners and the game's measures per seat. */
+  async evaluate(state, timeout) {
+    return this._call(this.client, 'Evaluate', { state }, timeout);
+  }
+
+  /** A move for the player to move (.move), with values and candidates.
+   * `timeLimit` in milliseconds; unset leaves it to the server's default. */
+  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, timeout } = {}) {
+    const budget = { maxIterations, seed };
+    if (timeLimit !== undefined) {
+      budget.timeLimit = { seconds: Math.floor(timeLimit / 1000), nanos: Math.round((timeLimit % 1000) * 1e6) };
+    }
+    return this._call(this.client, 'SuggestMove', { state, budget }, timeout);
+  }
+}
+
+// --- drawing a board as text (the same layout as examples/python)
+
+function symbolsFor(pieces, seats) {
+  const byOwner = new Map();
+  for (const p of pieces) {
+    if (!byOwner.has(p.owner)) byOwner.set(p.owner, []);
+    if (!byOwner.get(p.owner).includes(p.kind)) byOwner.get(p.owner).push(p.kind);
+  }
+  const rank = (o) => (seats.includes(o) ? seats.indexOf(o) : seats.length);
+  const owners = [...byOwner.keys()].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const used = new Set();
+  const symbols = new Map();
+  for (const owner of owners) {
+    byOwner.get(owner).forEach((kind, i) => {
+      const letters = [...owner.toLowerCase()].filter((c) => /[a-z]/.test(c));
+      const cands = [...letters.map((c) => (i ? c.toUpperCase() : c)), ...letters.map((c) => c.toUpperCase()), ...'0123456789'];
+      const sym = cands.find((c) => !used.has(c)) || '?';
+      used.add(sym);
+      symbols.set(`${owner}\u0000${kind}`, sym);
+    });
+  }
+  return symbols;
+}
+
+function idealScale(values, limit, span) {
+  const distinct = [...new Set(values.map((v) => Math.round(v * 1000) / 1000))].sort((a, b) => a - b);
+  const gaps = distinct.slice(1).map((b, i) => b - distinct[i]).filter((g) => g > 1e-6);
+  if (!gaps.length) return 1;
+  const gap = Math.min(...gaps);
+  return span / gap > limit ? null : 1 / gap;
+}
+
+/** Character grid [row, col] of each cell such that labels `width` wide never overlap on a row. */
+function layout(cells, width) {
+  const xs = cells.map((c) => c.x);
+  const ys = cells.map((c) => c.y);
+  const x0 = Math.min(...xs);
+  const y0 = Math.min(...ys);
+  const xspan = Math.max(...xs) - x0;
+  const yspan = Math.max(...ys) - y0;
+  const place = (sx, sy) => {
+    const pos = new Map(cells.map((c) => [c.name, [Math.floor((c.y - y0) * sy + 0.5), Math.floor((c.x - x0) * sx + 0.5)]]));
+    const rows = new Map();
+    for (const [r, col] of pos.values()) {
+      if (!rows.has(r)) rows.set(r, []);
+      rows.get(r).push(col);
+    }
+    for (const cols of rows.values()) {
+      cols.sort((a, b) => a - b);
+      for (let i = 1; i < cols.length; i++) if (cols[i] - cols[i - 1] < width + 1) return null;
+    }
+    return pos;
+  };
+  const ix = idealScale(xs, 160, xspan);
+  const iy = idealScale(ys, 60, yspan);
+  if (ix !== null && iy !== null) {
+    for (let k = 1; k <= 2 * (width + 1); k++) {
+      const pos = place(ix * k, iy);
+      if (pos && xspan * ix * k <= 200) return pos;
+    }
+  }
+  for (let sx = 0.5; sx <= 64; sx += 0.25) {
+    const pos = place(sx, sx / 2);
+    if (pos) return pos;
+  }
+  return new Map(cells.map((c, i) => [c.name, [i, 0]]));
+}
+
+/** The board as text, each cell where its x/y puts it. Without a state, each
+ * cell shows its name; with one, each piece shows as a letter (legend below)
+ * and an empty cell as `empty`, in the same places. */
+function drawBoard(description, state = null, { empty = '.' } = {}) {
+  const cells = description.board.cells;
+  if (!cells.length) return '(no board)';
+  const seats = description.players.map((p) => p.name);
+  const labels = new Map();
+  let legend = '';
+  if (!state) {
+    for (const c of cells) labels.set(c.name, c.name);
+  } else {
+    const symbols = symbolsFor(state.pieces, seats);
+    for (const c of cells) labels.set(c.name, empty);
+    for (const p of state.pieces) labels.set(p.cell, symbols.get(`${p.owner}\u0000${p.kind}`));
+    legend = [...symbols].map(([k, s]) => `${s} ${k.replace('\u0000', ' ')}`).join('  ');
+  }
+  const width = Math.max(...cells.map((c) => c.name.length));
+  const pos = layout(cells, width);
+  const nrows = Math.max(...[...pos.values()].map(([r]) => r)) + 1;
+  const ncols = Math.max(...[...pos.values()].map(([, c]) => c)) + width + 1;
+  const grid = Array.from({ length: nrows }, () => Array(ncols).fill(' '));
+  for (const c of cells) {
+    const [r, col] = pos.get(c.name);
+    const text = center(labels.get(c.name), width);
+    for (let i = 0; i < width; i++) grid[r][col + i] = text[i];
+  }
+  const lines = grid.map((row) => row.join('').trimEnd());
+  if (legend) lines.push(legend);
+  return lines.join('\n');
+}
+
+/** Python's str.center: the extra space goes right when the padding is odd
+ * and the width even, left otherwise. */
+function center(s, width) {
+  const pad = width - s.length;
+  if (pad <= 0) return s;
+  const left = Math.floor(pad / 2) + (pad & width & 1);
+  return ' '.repeat(left) + s + ' '.repeat(pad - left);
+}
+
+module.exports = { Parlour, ParlourError, drawBoard, withMaxPlies, grpc, PROTO_DIR };
