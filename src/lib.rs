@@ -7,6 +7,7 @@
 //! maps engine errors to rich gRPC statuses ([`errors`]) and runs the server
 //! with its health, reflection, limits and graceful shutdown ([`server`]).
 
+pub mod arena;
 pub mod convert;
 pub mod errors;
 pub mod healthcheck;

@@ -20,6 +20,9 @@ enum Command {
     Serve(ServeArgs),
     /// Ask a server's grpc.health.v1 Check; exit 0 when SERVING, 1 otherwise.
     Healthcheck(parlour::healthcheck::HealthcheckArgs),
+    /// Measure playing strength: engine settings against each other and the
+    /// baselines over many seeded games (see docs/ai.md).
+    Arena(parlour::arena::ArenaArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -55,6 +58,10 @@ struct ServeArgs {
     /// The most iterations a SuggestMove may ask for.
     #[arg(long, env = "PARLOUR_MAX_SEARCH_ITERATIONS", default_value_t = 10_000_000)]
     max_search_iterations: u64,
+    /// The most search-tree nodes one SuggestMove may hold (its memory cap,
+    /// about 50 bytes a node); past it the tree stops growing.
+    #[arg(long, env = "PARLOUR_MAX_SEARCH_NODES", default_value_t = parlour_engine::search::DEFAULT_MAX_NODES)]
+    max_search_nodes: u64,
     /// On SIGTERM/SIGINT, time between health going NOT_SERVING and the
     /// listener closing, in milliseconds.
     #[arg(long, env = "PARLOUR_DRAIN_MS", default_value_t = 0)]
@@ -103,6 +110,7 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Healthcheck(a) => std::process::exit(parlour::healthcheck::main(a).await),
+        Command::Arena(a) => tokio::task::block_in_place(|| parlour::arena::main(a)),
         Command::Serve(a) => {
             let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {
@@ -118,6 +126,7 @@ async fn main() -> anyhow::Result<()> {
                     default_search_time: Duration::from_millis(a.default_search_ms),
                     max_search_time: Duration::from_millis(a.max_search_ms),
                     max_search_iterations: a.max_search_iterations,
+                    max_search_nodes: a.max_search_nodes,
                 },
                 tls: None,
             };

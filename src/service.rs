@@ -5,12 +5,16 @@ use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
-use parlour_engine::dynamic::{MoveInput, SuggestBudget};
+use parlour_engine::dynamic::{MoveInput, StateView, SuggestBudget, Suggestion};
+use parlour_engine::search::Level;
 use parlour_engine::{AnyGame, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
@@ -28,6 +32,10 @@ pub struct Limits {
     pub max_search_time: Duration,
     /// The most iterations a SuggestMove may ask for.
     pub max_search_iterations: u64,
+    /// The most search-tree nodes one search may hold (its memory cap: about
+    /// 50 bytes a node); past it the tree stops growing and the search goes
+    /// on within its time and iterations.
+    pub max_search_nodes: u64,
 }
 
 impl Default for Limits {
@@ -38,6 +46,7 @@ impl Default for Limits {
             default_search_time: Duration::from_millis(200),
             max_search_time: Duration::from_secs(10),
             max_search_iterations: 10_000_000,
+            max_search_nodes: parlour_engine::search::DEFAULT_MAX_NODES,
         }
     }
 }
@@ -86,7 +95,89 @@ impl RulesService {
         let state = state.as_ref().ok_or_else(|| errors::bad_argument("state", "the request has no state"))?;
         Ok((self.game(&state.game, &state.variant, Origin::State)?, state))
     }
+
+    /// The engine budget of a search: the request's budget, then its level,
+    /// then `default_time`; capped by the server's limits and the caller's
+    /// deadline (less a tenth, for the answer's trip).
+    fn search_budget(
+        &self,
+        budget: Option<pb::SearchBudget>,
+        level: &str,
+        default_time: Duration,
+        caller_deadline: Option<Duration>,
+        stop: Arc<AtomicBool>,
+    ) -> Result<SuggestBudget, Status> {
+        let budget = budget.unwrap_or_default();
+        let level = match level.trim() {
+            "" => None,
+            name => Some(Level::named(name).ok_or_else(|| {
+                errors::bad_argument("level", format!("unknown level `{name}`; levels: {}", Level::names()))
+            })?),
+        };
+        let asked =
+            if budget.max_iterations == 0 { level.map_or(0, |l| l.max_iterations) } else { budget.max_iterations };
+        let mut time = match budget.time_limit {
+            Some(d) if d.seconds < 0 || d.nanos < 0 => {
+                return Err(errors::bad_argument("budget.time_limit", "the time limit must not be negative"))
+            }
+            Some(d) => Duration::new(d.seconds as u64, d.nanos as u32),
+            None => match level.and_then(|l| l.time_limit) {
+                Some(t) => t,
+                // Iterations alone bound the search (so that its answer is
+                // the same on any machine); only the server's cap applies.
+                None if asked > 0 => self.limits.max_search_time,
+                None => default_time,
+            },
+        };
+        time = time.min(self.limits.max_search_time);
+        if let Some(dl) = caller_deadline {
+            time = time.min(dl.mul_f64(0.9));
+        }
+        let max_iterations =
+            if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
+        Ok(SuggestBudget {
+            seed: budget.seed,
+            max_iterations,
+            time_limit: Some(time),
+            max_nodes: self.limits.max_search_nodes,
+            player: level.map(|l| l.strategy()).unwrap_or_default(),
+            stop: Some(stop),
+        })
+    }
 }
+
+/// Raises a search's stop flag when dropped: held by the RPC future (or the
+/// response stream), so a cancelled call stops its search at once.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A search's answer as a SuggestMoveResponse.
+fn analysis(game: &dyn AnyGame, view: &StateView, s: &Suggestion, used: Duration) -> pb::SuggestMoveResponse {
+    let d = game.description();
+    pb::SuggestMoveResponse {
+        r#move: Some(convert::mv(d, &s.mv)),
+        values: s
+            .values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| pb::PlayerValue { player: d.players[i].name.to_string(), value: v })
+            .collect(),
+        principal_variation: s.principal_variation.clone(),
+        candidates: s.candidates.iter().map(|c| convert::candidate(d, c)).collect(),
+        iterations: s.iterations,
+        time_used: Some(prost_types::Duration { seconds: used.as_secs() as i64, nanos: used.subsec_nanos() as i32 }),
+        proven: s.proven,
+        state: Some(convert::state(game, view)),
+    }
+}
+
+/// The stream of AnalyzeStream reports.
+pub type AnalyzeStream = Pin<Box<dyn Stream<Item = Result<pb::AnalyzeStreamResponse, Status>> + Send>>;
 
 /// Runs engine code, turning a panic (a bug) into INTERNAL instead of a
 /// dropped connection.
@@ -364,31 +455,13 @@ impl Rules for RulesService {
         traced(Call { game: &name, variant: &variant, ..call }, async {
             let permit = (self.permit()?, self.search_permit()?);
             let (game, state) = self.game_of(&r.state)?;
-            let budget = r.budget.unwrap_or_default();
-            let mut time = match budget.time_limit {
-                None => self.limits.default_search_time,
-                Some(d) if d.seconds < 0 || d.nanos < 0 => {
-                    return Err(errors::bad_argument("budget.time_limit", "the time limit must not be negative"))
-                }
-                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32),
-            };
-            time = time.min(self.limits.max_search_time);
-            if let Some(dl) = caller_deadline {
-                // Leave a tenth of the caller's deadline for the answer's trip.
-                time = time.min(dl.mul_f64(0.9));
-            }
-            let iterations = if budget.max_iterations == 0 {
-                self.limits.max_search_iterations
-            } else {
-                budget.max_iterations.min(self.limits.max_search_iterations)
-            };
+            // Dropping this call (the client cancelled, or the deadline
+            // passed) raises the flag and the search stops at once.
+            let stop = Arc::new(AtomicBool::new(false));
+            let _stop_on_drop = StopOnDrop(stop.clone());
+            let engine_budget =
+                self.search_budget(r.budget, &r.level, self.limits.default_search_time, caller_deadline, stop)?;
             let record = convert::record_of(state).map_err(rules(Origin::State))?;
-            let engine_budget = SuggestBudget {
-                seed: budget.seed,
-                max_iterations: iterations,
-                time_limit: Some(time),
-                ..Default::default()
-            };
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
             let started = Instant::now();
@@ -413,34 +486,83 @@ impl Rules for RulesService {
                     let labels = [KeyValue::new("parlour.game", game_id)];
                     telemetry::METRICS.search_iterations.add(s.iterations, &labels);
                     telemetry::METRICS.search_duration.record(searched.elapsed().as_secs_f64(), &labels);
-                    let d = game.description();
-                    Ok(pb::SuggestMoveResponse {
-                        r#move: Some(convert::mv(d, &s.mv)),
-                        values: s
-                            .values
-                            .iter()
-                            .enumerate()
-                            .map(|(i, &v)| pb::PlayerValue { player: d.players[i].name.to_string(), value: v })
-                            .collect(),
-                        principal_variation: s.principal_variation.clone(),
-                        candidates: s.candidates.iter().map(|c| convert::candidate(d, c)).collect(),
-                        iterations: s.iterations,
-                        time_used: None,
-                        proven: s.proven,
-                        state: Some(convert::state(game, &view)),
-                    })
+                    Ok(analysis(game, &view, &s, started.elapsed()))
                 })
             })
             .await
             .map_err(|_| Status::internal("the search task failed"))??;
-            let used = started.elapsed();
-            Ok(Response::new(pb::SuggestMoveResponse {
-                time_used: Some(prost_types::Duration {
-                    seconds: used.as_secs() as i64,
-                    nanos: used.subsec_nanos() as i32,
-                }),
-                ..result
-            }))
+            Ok(Response::new(result))
+        })
+        .await
+    }
+
+    type AnalyzeStreamStream = AnalyzeStream;
+
+    async fn analyze_stream(
+        &self,
+        req: Request<pb::AnalyzeStreamRequest>,
+    ) -> Result<Response<Self::AnalyzeStreamStream>, Status> {
+        let call = Call::new("AnalyzeStream", &req, "", "");
+        let r = req.into_inner();
+        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
+        traced(Call { game: &name, variant: &variant, ..call }, async {
+            let permit = (self.permit()?, self.search_permit()?);
+            let (game, state) = self.game_of(&r.state)?;
+            let every = match r.report_interval {
+                None => parlour_engine::search::DEFAULT_REPORT_INTERVAL,
+                Some(d) if d.seconds < 0 || d.nanos < 0 => {
+                    return Err(errors::bad_argument("report_interval", "the report interval must not be negative"))
+                }
+                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(Duration::from_millis(10)),
+            };
+            let stop = Arc::new(AtomicBool::new(false));
+            let stop_on_drop = StopOnDrop(stop.clone());
+            // No deadline applies to a stream's reports; the budget (by
+            // default the server's largest search time) ends it.
+            let budget = self.search_budget(r.budget, &r.level, self.limits.max_search_time, None, stop)?;
+            let record = convert::record_of(state).map_err(rules(Origin::State))?;
+            // Refuse a bad or finished position now, as a status, rather
+            // than inside the stream.
+            guarded(|| {
+                let view = game.load(record.clone()).map_err(rules(Origin::State))?;
+                if view.outcome.is_over() {
+                    // The GAME_OVER error SuggestMove gives, naming the winners.
+                    if let Err(e) = game.apply(record.clone(), &MoveInput::Notation("analyze".into())) {
+                        return Err(rules(Origin::State)(e));
+                    }
+                }
+                Ok(())
+            })?;
+            let registry = self.registry.clone();
+            let (game_id, variant) = (game.description().id, game.description().variant);
+            let (tx, rx) = tokio::sync::mpsc::channel::<Result<pb::AnalyzeStreamResponse, Status>>(4);
+            let started = Instant::now();
+            tokio::task::spawn_blocking(move || {
+                let _permit = permit;
+                let game = registry.get(game_id, variant).expect("game resolved above");
+                let last = guarded(|| {
+                    let mut report = |s: &Suggestion| {
+                        // The position parsed above; the report's state is the same.
+                        let Ok(view) = game.load(record.clone()) else { return false };
+                        let a = analysis(game, &view, s, started.elapsed());
+                        tx.blocking_send(Ok(pb::AnalyzeStreamResponse { analysis: Some(a), r#final: false })).is_ok()
+                    };
+                    let (view, s) =
+                        game.analyze(record.clone(), &budget, every, &mut report).map_err(rules(Origin::State))?;
+                    Ok(pb::AnalyzeStreamResponse {
+                        analysis: Some(analysis(game, &view, &s, started.elapsed())),
+                        r#final: true,
+                    })
+                });
+                let _ = tx.blocking_send(last);
+            });
+            // The stream owns the stop flag's guard: when the client cancels,
+            // tonic drops the stream and the search stops at once.
+            let stream = tokio_stream::StreamExt::map(tokio_stream::wrappers::ReceiverStream::new(rx), move |item| {
+                let _ = &stop_on_drop;
+                item
+            });
+            Ok(Response::new(Box::pin(stream) as AnalyzeStream))
         })
         .await
     }

@@ -169,6 +169,7 @@ async fn concurrency_limit_sheds_excess_calls() {
                 c.suggest_move(pb::SuggestMoveRequest {
                     state: Some(st),
                     budget: Some(pb::SearchBudget { seed: round * 100 + i, ..Default::default() }),
+                    ..Default::default()
                 })
                 .await
             })

@@ -100,8 +100,11 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
     assert_eq!(ev.players[0].one_move_from_connecting, Some(true));
     assert_eq!(ev.players[1].group_count, 6);
     // SuggestMove finds the win in one.
-    let s =
-        c.suggest_move(pb::SuggestMoveRequest { state: Some(st.clone()), budget: None }).await.unwrap().into_inner();
+    let s = c
+        .suggest_move(pb::SuggestMoveRequest { state: Some(st.clone()), budget: None, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     let win = s.r#move.unwrap().notation;
     let r = c
         .apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation(&win)) })
@@ -212,7 +215,9 @@ async fn suggest_move_is_deterministic_for_a_seed_and_reports_its_work() {
     let st = new_game(&mut c, "").await;
     let ask = |seed| pb::SuggestMoveRequest {
         state: Some(st.clone()),
-        budget: Some(pb::SearchBudget { seed, max_iterations: 0, time_limit: None }),
+        // Equal answers need an iteration budget: time alone varies with load.
+        budget: Some(pb::SearchBudget { seed, max_iterations: 300, time_limit: None }),
+        ..Default::default()
     };
     let a = c.suggest_move(ask(7)).await.unwrap().into_inner();
     let b = c.suggest_move(ask(7)).await.unwrap().into_inner();
@@ -228,6 +233,7 @@ async fn suggest_move_is_deterministic_for_a_seed_and_reports_its_work() {
                 time_limit: Some(prost_types::Duration { seconds: -1, nanos: 0 }),
                 ..Default::default()
             }),
+            ..Default::default()
         })
         .await
         .unwrap_err();

@@ -143,8 +143,11 @@ async fn a_win_ends_the_game_and_suggest_finds_it() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let st = state("scala", "", "to_move=white; white=g13,e12; black=f13,g12");
-    let s =
-        c.suggest_move(pb::SuggestMoveRequest { state: Some(st.clone()), budget: None }).await.unwrap().into_inner();
+    let s = c
+        .suggest_move(pb::SuggestMoveRequest { state: Some(st.clone()), budget: None, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     let win = s.r#move.unwrap().notation;
     assert_eq!(win, "g13-f14");
     let r = apply(&mut c, &st, notation(&win)).await.unwrap();

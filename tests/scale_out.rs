@@ -363,6 +363,7 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
                             max_iterations: 64,
                             seed: next(),
                         }),
+                        ..Default::default()
                     }));
                 }
                 let m = &moves[(next() % moves.len() as u64) as usize];

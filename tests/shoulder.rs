@@ -147,7 +147,10 @@ async fn connecting_wins_and_evaluate_scores_penalties() {
     assert_eq!(ev.players[0].one_move_from_connecting, Some(true));
     assert_eq!((ev.players[1].group_count, ev.players[1].penalty), (3, Some(3)));
     // SuggestMove finds a connecting move.
-    let s = c.suggest_move(pb::SuggestMoveRequest { state: Some(st.clone()), budget: None }).await.unwrap();
+    let s = c
+        .suggest_move(pb::SuggestMoveRequest { state: Some(st.clone()), budget: None, ..Default::default() })
+        .await
+        .unwrap();
     let win = s.into_inner().r#move.unwrap().notation;
     let r = apply(&mut c, &st, &win).await;
     assert!(r.game_over, "{win} connects");

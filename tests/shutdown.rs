@@ -23,8 +23,9 @@ async fn shutdown_drains_health_first_and_finishes_calls_in_flight() {
     // A call in flight when the signal comes.
     let mut c = pb::rules_client::RulesClient::new(ch.clone());
     let st = state("contiguity", "", "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d");
-    let in_flight =
-        tokio::spawn(async move { c.suggest_move(pb::SuggestMoveRequest { state: Some(st), budget: None }).await });
+    let in_flight = tokio::spawn(async move {
+        c.suggest_move(pb::SuggestMoveRequest { state: Some(st), budget: None, ..Default::default() }).await
+    });
     server.signal_stop();
 
     // Health reports NOT_SERVING during the drain delay...

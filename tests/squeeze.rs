@@ -176,8 +176,11 @@ async fn ten_stones_win_and_suggest_move_finds_the_winning_capture() {
     let mut c = server.client().await;
     // White has 8; d1-d4 takes b4 and c4 against its own king a4.
     let s = state("squeeze", "", "to_move=white; white=d1,a4; black=h1,a8; stones=b4,c4,f6; captured=white:8,black:0");
-    let sug =
-        c.suggest_move(pb::SuggestMoveRequest { state: Some(s.clone()), budget: None }).await.unwrap().into_inner();
+    let sug = c
+        .suggest_move(pb::SuggestMoveRequest { state: Some(s.clone()), budget: None, ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     let best = sug.r#move.unwrap().notation;
     assert_eq!(best, "d1-d4");
     let r = apply(&mut c, &s, &best).await;
@@ -204,7 +207,11 @@ async fn perft_positions_list_the_hand_counted_moves() {
     ] {
         let s = state(game, "", pos);
         assert_eq!(moves(&mut c, &s).await.len(), n, "{game}");
-        let sug = c.suggest_move(pb::SuggestMoveRequest { state: Some(s), budget: None }).await.unwrap().into_inner();
+        let sug = c
+            .suggest_move(pb::SuggestMoveRequest { state: Some(s), budget: None, ..Default::default() })
+            .await
+            .unwrap()
+            .into_inner();
         assert!(sug.r#move.is_some(), "{game}");
     }
 }

@@ -124,7 +124,8 @@ async fn spans_continue_the_callers_trace_and_metrics_carry_labels() {
     assert!(returned.contains(trace_id), "{returned}");
     assert_eq!(resp.into_inner().moves.len(), 164);
 
-    let mut req = Request::new(pb::SuggestMoveRequest { state: Some(state.clone()), budget: None });
+    let mut req =
+        Request::new(pb::SuggestMoveRequest { state: Some(state.clone()), budget: None, ..Default::default() });
     req.metadata_mut().insert("traceparent", traceparent.parse().unwrap());
     client.suggest_move(req).await.unwrap();
 

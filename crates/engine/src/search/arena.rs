@@ -136,7 +136,7 @@ impl PlayerSpec {
             }
             PlayerSpec::Level(l) => SuggestBudget {
                 seed,
-                time_limit: Some(l.time_limit),
+                time_limit: l.time_limit,
                 max_iterations: l.max_iterations,
                 player: l.strategy(),
                 ..Default::default()
