@@ -1,0 +1,251 @@
+//! Shared by the engine benchmarks (`benches/engine.rs`) and the test that
+//! checks their data (`tests/bench_positions.rs`): typed games by id, and
+//! the fixed positions of `benches/positions.txt`.
+//!
+//! The registry hands out `dyn AnyGame`, which speaks text; benchmarks need
+//! the typed [`Game`] so they time the rules and nothing else. [`with_game`]
+//! finds a game by id and variant and calls a generic visitor with it,
+//! wrapped in [`Bounded`] exactly as the service serves it.
+#![allow(dead_code)]
+
+use parlour_engine::playout::random_playout;
+use parlour_engine::{contiguity, scala, shoulder, squeeze, Bounded, Game, Outcome, Record, Registry};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// Something to do with one typed game.
+pub trait Visit {
+    type Out;
+    fn visit<G: Game>(self, game: &G) -> Self::Out;
+}
+
+/// Calls `v` with the game `id` in `variant`, as the registry builds it;
+/// `None` when there is no such game.
+pub fn with_game<V: Visit>(id: &str, variant: &str, v: V) -> Option<V::Out> {
+    fn matches<G: Game>(g: &G, id: &str, variant: &str) -> bool {
+        g.description().id == id && g.description().variant == variant
+    }
+    for var in contiguity::Variant::ALL {
+        let g = Bounded::new(contiguity::Contiguity::new(var));
+        if matches(&g, id, variant) {
+            return Some(v.visit(&g));
+        }
+    }
+    for var in scala::Variant::ALL {
+        let g = Bounded::new(scala::Scala::new(var));
+        if matches(&g, id, variant) {
+            return Some(v.visit(&g));
+        }
+    }
+    for var in shoulder::Variant::ALL {
+        let g = Bounded::new(shoulder::ShoulderToShoulder::new(var));
+        if matches(&g, id, variant) {
+            return Some(v.visit(&g));
+        }
+    }
+    for var in squeeze::Variant::ALL {
+        let g = Bounded::new(squeeze::Squeeze::new(var));
+        if matches(&g, id, variant) {
+            return Some(v.visit(&g));
+        }
+    }
+    None
+}
+
+/// Every (id, variant) the registry serves, in its order.
+pub fn all_games() -> Vec<(&'static str, &'static str)> {
+    Registry::new().all().map(|g| (g.description().id, g.description().variant)).collect()
+}
+
+/// Parses a position of a typed game from its text.
+pub fn parse<G: Game>(game: &G, text: &str) -> G::Position {
+    let record = Record::parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    game.from_record(record).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+/// Plays a seeded greedy game from `pos` for at most `plies` plies: each
+/// player wins at once when it can, else makes the move whose result
+/// [`Game::heuristic`] likes best for it, ties broken by the seeded shuffle.
+/// Returns the position reached and the plies made.
+pub fn greedy_playout<G: Game>(g: &G, pos: &G::Position, seed: u64, plies: usize) -> (G::Position, usize) {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut pos = pos.clone();
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        moves.clear();
+        g.legal_moves(&pos, &mut moves);
+        if moves.is_empty() {
+            return (pos, ply);
+        }
+        moves.shuffle(&mut rng);
+        let me = g.to_move(&pos);
+        let mut best = (f64::NEG_INFINITY, moves[0]);
+        for &m in &moves {
+            let mut next = pos.clone();
+            g.play(&mut next, m);
+            let v = match g.outcome(&next) {
+                Outcome::Won(w) if w.contains(&me) => 2.0,
+                _ => g.heuristic(&next, me),
+            };
+            if v > best.0 {
+                best = (v, m);
+            }
+        }
+        g.play(&mut pos, best.1);
+    }
+    (pos, plies)
+}
+
+/// [`random_playout`] or [`greedy_playout`].
+type Playout<G> = fn(&G, &<G as Game>::Position, u64, usize) -> (<G as Game>::Position, usize);
+
+/// One line of `positions.txt`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchPosition {
+    pub game: String,
+    pub variant: String,
+    /// `start`, `mid` or `end`.
+    pub label: String,
+    /// How the position was made: `start`, `fixed` (hand-written), or
+    /// `random|greedy seed=S plies=N` (N plies of a seeded random game,
+    /// [`random_playout`], or greedy one, [`greedy_playout`], from the start).
+    pub origin: String,
+    /// Perft counts from depth 1 up.
+    pub perft: Vec<u64>,
+    /// The canonical position text.
+    pub position: String,
+}
+
+/// The data file, read at compile time so benches run from any directory.
+pub const POSITIONS: &str = include_str!("../positions.txt");
+
+/// The positions of `positions.txt`: `game | variant | label | origin |
+/// perft d1,d2,... | position`, `#` comments.
+pub fn positions() -> Vec<BenchPosition> {
+    POSITIONS
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            assert_eq!(f.len(), 6, "positions.txt: 6 fields expected: {l}");
+            BenchPosition {
+                game: f[0].to_string(),
+                variant: f[1].to_string(),
+                label: f[2].to_string(),
+                origin: f[3].to_string(),
+                perft: f[4]
+                    .strip_prefix("perft ")
+                    .unwrap_or_else(|| panic!("positions.txt: `perft ...` expected: {l}"))
+                    .split(',')
+                    .map(|n| n.trim().parse().unwrap_or_else(|e| panic!("positions.txt: {n}: {e}")))
+                    .collect(),
+                position: f[5].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The hand-written play positions of the Squeeze family, used instead of
+/// the start (a pre-game of set-up actions): docs/rules/squeeze.md and
+/// `squeeze::tests::perft_*`.
+pub const SQUARE_PLAY: &str = "to_move=white; white=a3,h6; black=c1,f8; \
+    stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; captured=white:0,black:7; bait=black:7";
+pub const HEX_PLAY: &str = "to_move=white; white=a1,e9,i1; black=a5,e1,i5; \
+    stones=b3,c3,c5,d2,d5,e3,e5,e7,f4,g2,g4,h3; captured=white:0,black:7; bait=black:7";
+
+/// Plies of the `mid` positions: a seeded random playout this long from the
+/// start, about a third of a random game where random games end (the
+/// Squeeze family's start is a pre-game of set-up actions first).
+pub fn mid_plies(game: &str, variant: &str) -> usize {
+    match (game, variant) {
+        ("scala", "original") => 60,
+        ("scala", _) => 15,
+        ("squeeze" | "hex-squeeze", _) => 50,
+        ("swish" | "hex-swish", _) => 30,
+        _ => 40,
+    }
+}
+
+/// The `end` positions are this many plies before the end of a won game:
+/// the loser to move, the winner one move from winning.
+pub const END_BEFORE: usize = 2;
+
+/// Random playouts are cut here: random Contiguity and Shoulder to
+/// Shoulder games almost never end (random moves rarely connect a group).
+pub const PLAYOUT_CAP: usize = 1_000;
+
+/// Makes the positions of one game as `positions.txt` holds them (with
+/// perft counts to `depth`):
+/// - `start`: the start; for the Squeeze family the fixed play position;
+/// - `mid`: a seeded random playout of [`mid_plies`] from the start (the
+///   first seed from 1 up whose game is then in play);
+/// - `end`: [`END_BEFORE`] plies before the end of the first seeded game,
+///   from seed 1 up, won within [`PLAYOUT_CAP`] plies and still in play
+///   then. Greedy games ([`greedy_playout`]) except for Scala, whose random
+///   games end quickly and greedy ones often never.
+pub struct Generate {
+    pub depth: u32,
+}
+
+impl Visit for Generate {
+    type Out = Vec<BenchPosition>;
+    fn visit<G: Game>(self, g: &G) -> Vec<BenchPosition> {
+        let d = g.description();
+        let text = |p: &G::Position| g.to_record(p).to_string();
+        let start = match d.id {
+            "squeeze" | "swish" => (parse(g, SQUARE_PLAY), "fixed".to_string()),
+            "hex-squeeze" | "hex-swish" => (parse(g, HEX_PLAY), "fixed".to_string()),
+            _ => (g.start(), "start".to_string()),
+        };
+        let plies = mid_plies(d.id, d.variant);
+        let mid = (1..)
+            .find_map(|seed| {
+                let (p, n) = random_playout(g, &g.start(), seed, plies);
+                (n == plies && !g.outcome(&p).is_over() && g.phase(&p) == "play")
+                    .then(|| (p, format!("random seed={seed} plies={plies}")))
+            })
+            .expect("some seed");
+        let (kind, play): (_, Playout<G>) =
+            if d.id == "scala" { ("random", random_playout::<G>) } else { ("greedy", greedy_playout::<G>) };
+        let end = (1..)
+            .find_map(|seed| {
+                let (last, n) = play(g, &g.start(), seed, PLAYOUT_CAP);
+                if n <= END_BEFORE || !matches!(g.outcome(&last), Outcome::Won(_)) {
+                    return None;
+                }
+                let plies = n - END_BEFORE;
+                let (p, _) = play(g, &g.start(), seed, plies);
+                (g.phase(&p) == "play").then(|| (p, format!("{kind} seed={seed} plies={plies}")))
+            })
+            .expect("some seed");
+        [("start", start), ("mid", mid), ("end", end)]
+            .into_iter()
+            .map(|(label, (p, origin))| BenchPosition {
+                game: d.id.to_string(),
+                variant: d.variant.to_string(),
+                label: label.to_string(),
+                origin,
+                perft: (1..=self.depth).map(|k| parlour_engine::playout::perft(g, &p, k)).collect(),
+                position: text(&p),
+            })
+            .collect()
+    }
+}
+
+impl BenchPosition {
+    /// The line of `positions.txt`.
+    pub fn line(&self) -> String {
+        let perft: Vec<String> = self.perft.iter().map(u64::to_string).collect();
+        format!(
+            "{} | {} | {} | {} | perft {} | {}",
+            self.game,
+            self.variant,
+            self.label,
+            self.origin,
+            perft.join(","),
+            self.position
+        )
+    }
+}
