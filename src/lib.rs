@@ -11,6 +11,7 @@ pub mod arena;
 pub mod convert;
 pub mod errors;
 pub mod healthcheck;
+pub mod loadtest;
 pub mod server;
 pub mod service;
 pub mod telemetry;

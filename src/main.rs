@@ -23,6 +23,9 @@ enum Command {
     /// Measure playing strength: engine settings against each other and the
     /// baselines over many seeded games (see docs/ai.md).
     Arena(parlour::arena::ArenaArgs),
+    /// Load a running server: throughput and latency of the rules calls
+    /// beside the health Check's, as a markdown table (docs/performance.md).
+    Bench(parlour::loadtest::BenchArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -111,6 +114,7 @@ async fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Healthcheck(a) => std::process::exit(parlour::healthcheck::main(a).await),
         Command::Arena(a) => tokio::task::block_in_place(|| parlour::arena::main(a)),
+        Command::Bench(a) => parlour::loadtest::main(a).await,
         Command::Serve(a) => {
             let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {

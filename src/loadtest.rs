@@ -1,0 +1,523 @@
+//! `parlour bench`: a closed-loop load test of a running server, over
+//! loopback or any address. For each concurrency level it measures the
+//! gRPC health `Check` (the transport's own cost per call, so the ceiling
+//! any rules call can reach), then GenerateMoves, ApplyMove and Evaluate of
+//! each game, and prints one markdown table: requests per second, p50 and
+//! p99 latency, and each cell's throughput as a share of the health Check's
+//! at the same concurrency.
+//!
+//! Every cell keeps `streams` calls in flight (each stream sends its next
+//! call when the last one is answered), spread over at most `--connections`
+//! HTTP/2 connections. Calls use fixed mid-game positions
+//! ([`POSITIONS`], the `mid` lines of `crates/engine/benches/positions.txt`),
+//! so runs are comparable. docs/performance.md has the method and figures.
+
+use crate::pb::rules_client::RulesClient;
+use crate::pb::{self, GameState};
+use anyhow::{bail, Context};
+use prost::Message;
+use std::fmt::Write as _;
+use std::future::Future;
+use std::time::{Duration, Instant};
+use tonic::transport::{Channel, Endpoint};
+use tonic_health::pb::health_client::HealthClient;
+use tonic_health::pb::HealthCheckRequest;
+
+/// The load positions: `(game, variant, position)`, the `mid` positions of
+/// the engine benchmarks (a seeded random playout from the start; checked
+/// against `crates/engine/benches/positions.txt` by `tests/loadtest.rs`).
+pub const POSITIONS: &[(&str, &str, &str)] = &[
+    ("contiguity", "default", "to_move=white; white=1b,5b,11c,21d,24d,30a; red=9d,14c,21c,24c,25c,30b; ply=40"),
+    (
+        "contiguity",
+        "bidding",
+        "to_move=red; phase=play; white=6b,8d,14d,19a,20c,27b; red=1c,4c,5b,16a,20d,23a; \
+         bid=22; bidder=red; bidder_moves=18; ply=40",
+    ),
+    ("scala", "original", "to_move=white; white=g6,h9,j10,g11; black=h7,i8,g9,f10,g10,i10; ply=60"),
+    (
+        "scala",
+        "zillions",
+        "to_move=black; white=c5,d5,e5,f5,c6,d6,e6,f6,g6,h7,i7,j7,d10,h10; \
+         black=f4,h5,b7,c8,d8,i8,e9,g9,i9,c10,e10,f10,g10; ply=15",
+    ),
+    (
+        "shoulder-to-shoulder",
+        "three-player",
+        "players=3; to_move=green; red=a1,d4,d7,f1,f7,f11,h1,j7,k2,k3,l8,m5; \
+         green=a2,b1,b5,c1,d1,g1,g4,g10,h2,h11,j11,m3; \
+         blue=a3,b6,c5,f6,h6,i11,j9,k1,k6,l3,l7,m2; game=1; games=3; \
+         penalties=red:0,green:0,blue:0; ply=40",
+    ),
+    (
+        "shoulder-to-shoulder",
+        "two-player",
+        "players=2; to_move=red; red=a1,b1,c8,d3,g3,g4,h1,i6,j5,k9,l3,m3; \
+         green=a2,a3,c2,d6,e5,f2,f4,f5,f8,h7,i1,j11; \
+         blue=d5,f3,f6,f9,g5,g8,i5,i8,j3,j6,j9,l4; game=1; games=2; \
+         penalties=red:0,green:0; ply=40",
+    ),
+    (
+        "squeeze",
+        "default",
+        "to_move=black; white=a4,f4; black=h6,f8; \
+         stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; \
+         setter=black; ply=50",
+    ),
+    (
+        "swish",
+        "default",
+        "to_move=black; white=d3,e4; black=d2,a6; \
+         stones=f3,b4,g4,b5,c5,d5,f5,g5,b6,d6,e6,f6,b7,d7,e7,f7; captured=white:2,black:1; \
+         setter=black; ply=30",
+    ),
+    (
+        "hex-squeeze",
+        "default",
+        "to_move=black; white=b1,b4,f8; black=b6,d7,e1; \
+         stones=c2,c5,d2,d3,d5,e5,e6,e7,f3,f4,f6,f7,g2,g5,h2,h3,h4; \
+         captured=white:2,black:0; setter=black; ply=50",
+    ),
+    (
+        "hex-swish",
+        "default",
+        "to_move=black; white=a4,e1,e9; black=c7,d4,d8; \
+         stones=b5,c2,c5,d2,d3,d5,e5,e6,e7,e8,f4,f6,f7,g5,h2,h3,h4; \
+         captured=white:0,black:2; setter=black; ply=30",
+    ),
+];
+
+/// Flags of `parlour bench`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct BenchArgs {
+    /// Server to load; `host:port` or `http://host:port`.
+    #[arg(long, env = "PARLOUR_BENCH_ADDR", default_value = "http://127.0.0.1:50051")]
+    pub addr: String,
+    /// How long each cell (one call of one game at one concurrency) is
+    /// measured: `2s`, `500ms`, or seconds.
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub duration: Duration,
+    /// Unmeasured warm-up before each cell.
+    #[arg(long, default_value = "200ms", value_parser = parse_duration)]
+    pub warmup: Duration,
+    /// Games to load, comma-separated: `id` (its default variant), `id:variant`,
+    /// or `all` for every game and variant. Default: every game id.
+    #[arg(long, value_delimiter = ',')]
+    pub games: Vec<String>,
+    /// Concurrent streams (calls in flight), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,16,64")]
+    pub concurrency: Vec<usize>,
+    /// HTTP/2 connections the streams of a cell are spread over (never more
+    /// than the streams).
+    #[arg(long, default_value_t = 4)]
+    pub connections: usize,
+    /// Calls to measure, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "generate-moves,apply-move,evaluate")]
+    pub calls: Vec<Call>,
+}
+
+impl BenchArgs {
+    /// The defaults, against `addr`.
+    pub fn new(addr: impl Into<String>) -> Self {
+        BenchArgs {
+            addr: addr.into(),
+            duration: Duration::from_secs(2),
+            warmup: Duration::from_millis(200),
+            games: vec![],
+            concurrency: vec![1, 16, 64],
+            connections: 4,
+            calls: vec![Call::GenerateMoves, Call::ApplyMove, Call::Evaluate],
+        }
+    }
+}
+
+/// A measured call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Call {
+    GenerateMoves,
+    ApplyMove,
+    Evaluate,
+}
+
+impl Call {
+    pub fn name(self) -> &'static str {
+        match self {
+            Call::GenerateMoves => "GenerateMoves",
+            Call::ApplyMove => "ApplyMove",
+            Call::Evaluate => "Evaluate",
+        }
+    }
+}
+
+/// `2s`, `1.5s`, `500ms`, `250us`, or a bare number of seconds.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let s = s.trim();
+    let (num, scale) = if let Some(n) = s.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = s.strip_suffix("us") {
+        (n, 1e-6)
+    } else if let Some(n) = s.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        (s, 1.0)
+    };
+    let v: f64 = num.trim().parse().map_err(|_| format!("`{s}` is not a duration (e.g. 2s, 500ms)"))?;
+    if !(v.is_finite() && v > 0.0) {
+        return Err(format!("`{s}`: the duration must be positive"));
+    }
+    Ok(Duration::from_secs_f64(v * scale))
+}
+
+/// One measured cell.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// `health` for the health Check, else `game` or `game:variant`.
+    pub game: String,
+    /// `Check`, `GenerateMoves`, ...
+    pub call: String,
+    pub streams: usize,
+    pub connections: usize,
+    /// Calls answered OK within the measured window.
+    pub calls: u64,
+    pub errors: u64,
+    pub per_second: f64,
+    pub p50: Duration,
+    pub p99: Duration,
+    /// The encoded size of one response, in bytes.
+    pub reply_bytes: usize,
+    /// Throughput as a share of the health Check's at the same concurrency
+    /// (mean of the Check measured before and after the games), in percent.
+    pub of_health: Option<f64>,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub rows: Vec<Row>,
+}
+
+/// The share of health throughput GenerateMoves and ApplyMove should reach
+/// at 64 streams (a target shown, not enforced).
+pub const TARGET_SHARE: f64 = 85.0;
+
+impl Report {
+    /// The results as a markdown table, then the target check.
+    pub fn markdown(&self) -> String {
+        let mut t = String::new();
+        t.push_str("| game | call | streams | conns | req/s | p50 µs | p99 µs | % of health | reply B | errors |\n");
+        t.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        for r in &self.rows {
+            let share = r.of_health.map(|s| format!("{s:.0} %")).unwrap_or_else(|| "—".into());
+            let _ = writeln!(
+                t,
+                "| {} | {} | {} | {} | {:.0} | {} | {} | {} | {} | {} |",
+                r.game,
+                r.call,
+                r.streams,
+                r.connections,
+                r.per_second,
+                r.p50.as_micros(),
+                r.p99.as_micros(),
+                share,
+                r.reply_bytes,
+                r.errors
+            );
+        }
+        let judged: Vec<&Row> = self
+            .rows
+            .iter()
+            .filter(|r| r.streams == 64 && (r.call == "GenerateMoves" || r.call == "ApplyMove"))
+            .filter(|r| r.of_health.is_some())
+            .collect();
+        if !judged.is_empty() {
+            let missed: Vec<String> = judged
+                .iter()
+                .filter(|r| r.of_health.unwrap_or(0.0) < TARGET_SHARE)
+                .map(|r| format!("{} {} ({:.0} %)", r.game, r.call, r.of_health.unwrap_or(0.0)))
+                .collect();
+            let _ = writeln!(
+                t,
+                "\nTarget: GenerateMoves and ApplyMove at 64 streams reach {TARGET_SHARE:.0} % of the health \
+                 Check's throughput: {} of {} met{}",
+                judged.len() - missed.len(),
+                judged.len(),
+                if missed.is_empty() { String::new() } else { format!("; missed: {}", missed.join(", ")) }
+            );
+        }
+        t
+    }
+}
+
+/// `http://` is added when `addr` has no scheme.
+fn url(addr: &str) -> String {
+    if addr.contains("://") {
+        addr.to_string()
+    } else {
+        format!("http://{addr}")
+    }
+}
+
+async fn connect(addr: &str) -> anyhow::Result<Channel> {
+    let url = url(addr);
+    Endpoint::from_shared(url.clone())
+        .with_context(|| format!("bad address {url:?}"))?
+        .tcp_nodelay(true)
+        .connect_timeout(Duration::from_secs(5))
+        .connect()
+        .await
+        .with_context(|| format!("cannot connect to {url}"))
+}
+
+/// The games of `--games`, as `(id, variant, position)`.
+fn selected(games: &[String]) -> anyhow::Result<Vec<(&'static str, &'static str, &'static str)>> {
+    let default_of = |id: &str| POSITIONS.iter().find(|(g, _, _)| *g == id).copied();
+    if games.is_empty() {
+        let mut out: Vec<(&str, &str, &str)> = Vec::new();
+        for p in POSITIONS {
+            if !out.iter().any(|(g, _, _)| *g == p.0) {
+                out.push(*p);
+            }
+        }
+        return Ok(out);
+    }
+    let mut out = Vec::new();
+    for g in games {
+        let g = g.trim();
+        if g == "all" {
+            out.extend_from_slice(POSITIONS);
+            continue;
+        }
+        let found = match g.split_once(':') {
+            Some((id, v)) => POSITIONS.iter().find(|(gi, vi, _)| *gi == id && *vi == v).copied(),
+            None => default_of(g),
+        };
+        match found {
+            Some(p) => out.push(p),
+            None => {
+                let known: Vec<String> = POSITIONS.iter().map(|(g, v, _)| format!("{g}:{v}")).collect();
+                bail!("unknown game `{g}`; known: {}", known.join(", "))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Latencies and counts of one worker.
+#[derive(Default)]
+struct Tally {
+    latencies: Vec<Duration>,
+    errors: u64,
+    first_error: Option<String>,
+}
+
+/// Runs `streams` closed loops of `call` over `channels` for warm-up plus
+/// `duration`; counts the calls answered inside the measured window.
+async fn measure<F, Fut>(
+    channels: &[Channel],
+    streams: usize,
+    warmup: Duration,
+    duration: Duration,
+    call: F,
+) -> (u64, u64, Duration, Duration, Option<String>)
+where
+    F: Fn(Channel) -> Fut + Clone + Send + 'static,
+    Fut: Future<Output = Result<(), tonic::Status>> + Send,
+{
+    let start = Instant::now() + warmup;
+    let end = start + duration;
+    let mut tasks = Vec::with_capacity(streams);
+    for i in 0..streams {
+        let channel = channels[i % channels.len()].clone();
+        let call = call.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut t = Tally::default();
+            loop {
+                let sent = Instant::now();
+                if sent >= end {
+                    break;
+                }
+                let r = call(channel.clone()).await;
+                let done = Instant::now();
+                if sent >= start && done <= end {
+                    match r {
+                        Ok(()) => t.latencies.push(done - sent),
+                        Err(s) => {
+                            t.errors += 1;
+                            t.first_error.get_or_insert_with(|| format!("{:?}: {}", s.code(), s.message()));
+                        }
+                    }
+                }
+            }
+            t
+        }));
+    }
+    let mut all = Vec::new();
+    let (mut errors, mut first_error) = (0, None);
+    for task in tasks {
+        if let Ok(t) = task.await {
+            all.extend(t.latencies);
+            errors += t.errors;
+            first_error = first_error.or(t.first_error);
+        }
+    }
+    all.sort_unstable();
+    let pct = |p: usize| all.get((all.len() * p / 100).min(all.len().saturating_sub(1))).copied().unwrap_or_default();
+    (all.len() as u64, errors, pct(50), pct(99), first_error)
+}
+
+/// The requests of one game, checked once against the server.
+struct Requests {
+    generate: pb::GenerateMovesRequest,
+    apply: pb::ApplyMoveRequest,
+    evaluate: pb::EvaluateRequest,
+    bytes: [usize; 3],
+}
+
+async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) -> anyhow::Result<Requests> {
+    let mut client = RulesClient::new(channel);
+    let state =
+        GameState { game: game.into(), variant: variant.into(), position: position.into(), ..Default::default() };
+    let generate = pb::GenerateMovesRequest { state: Some(state.clone()) };
+    let listed = client
+        .generate_moves(generate.clone())
+        .await
+        .with_context(|| format!("{game}:{variant}: GenerateMoves"))?
+        .into_inner();
+    // The middle move of the canonical list: the same one every run.
+    let Some(mv) = listed.moves.get(listed.moves.len() / 2) else {
+        bail!("{game}:{variant}: the load position has no legal move");
+    };
+    let apply = pb::ApplyMoveRequest {
+        state: Some(state.clone()),
+        r#move: Some(pb::Move { notation: mv.notation.clone(), ..Default::default() }),
+    };
+    let applied =
+        client.apply_move(apply.clone()).await.with_context(|| format!("{game}:{variant}: ApplyMove"))?.into_inner();
+    let evaluate = pb::EvaluateRequest { state: Some(state) };
+    let evaluated =
+        client.evaluate(evaluate.clone()).await.with_context(|| format!("{game}:{variant}: Evaluate"))?.into_inner();
+    Ok(Requests {
+        generate,
+        apply,
+        evaluate,
+        bytes: [listed.encoded_len(), applied.encoded_len(), evaluated.encoded_len()],
+    })
+}
+
+/// Runs the load test and returns the table's rows. Progress goes to stderr.
+pub async fn run(args: &BenchArgs) -> anyhow::Result<Report> {
+    if args.concurrency.is_empty() || args.concurrency.contains(&0) {
+        bail!("--concurrency needs one or more stream counts above 0");
+    }
+    let games = selected(&args.games)?;
+    let most = args.concurrency.iter().copied().max().unwrap_or(1).min(args.connections.max(1));
+    let mut channels = Vec::with_capacity(most);
+    for _ in 0..most {
+        channels.push(connect(&args.addr).await?);
+    }
+    let mut requests = Vec::new();
+    for &(game, variant, position) in &games {
+        requests.push(prepare(channels[0].clone(), game, variant, position).await?);
+    }
+    let health_bytes = HealthClient::new(channels[0].clone())
+        .check(HealthCheckRequest { service: String::new() })
+        .await
+        .context("health Check")?
+        .into_inner()
+        .encoded_len();
+    let mut report = Report::default();
+    let (warmup, duration) = (args.warmup, args.duration);
+    for &streams in &args.concurrency {
+        let conns = &channels[..streams.min(channels.len())];
+        let health = || {
+            measure(conns, streams, warmup, duration, |ch: Channel| async move {
+                HealthClient::new(ch).check(HealthCheckRequest { service: String::new() }).await.map(|_| ())
+            })
+        };
+        let row = |game: String, call: &str, m: (u64, u64, Duration, Duration, Option<String>), bytes| {
+            if let Some(e) = &m.4 {
+                eprintln!("  {game} {call}: {} errors, first: {e}", m.1);
+            }
+            Row {
+                game,
+                call: call.to_string(),
+                streams,
+                connections: conns.len(),
+                calls: m.0,
+                errors: m.1,
+                per_second: m.0 as f64 / duration.as_secs_f64(),
+                p50: m.2,
+                p99: m.3,
+                reply_bytes: bytes,
+                of_health: None,
+            }
+        };
+        eprintln!("{streams} streams over {} connections", conns.len());
+        let before = row("health (before)".into(), "Check", health().await, health_bytes);
+        let mut cells = Vec::new();
+        for (&(game, variant, _), req) in games.iter().zip(&requests) {
+            let name = if games.iter().filter(|g| g.0 == game).count() > 1 || variant != "default" {
+                format!("{game}:{variant}")
+            } else {
+                game.to_string()
+            };
+            for &call in &args.calls {
+                eprintln!("  {name} {}", call.name());
+                let m = match call {
+                    Call::GenerateMoves => {
+                        let r = req.generate.clone();
+                        measure(conns, streams, warmup, duration, move |ch: Channel| {
+                            let r = r.clone();
+                            async move { RulesClient::new(ch).generate_moves(r).await.map(|_| ()) }
+                        })
+                        .await
+                    }
+                    Call::ApplyMove => {
+                        let r = req.apply.clone();
+                        measure(conns, streams, warmup, duration, move |ch: Channel| {
+                            let r = r.clone();
+                            async move { RulesClient::new(ch).apply_move(r).await.map(|_| ()) }
+                        })
+                        .await
+                    }
+                    Call::Evaluate => {
+                        let r = req.evaluate.clone();
+                        measure(conns, streams, warmup, duration, move |ch: Channel| {
+                            let r = r.clone();
+                            async move { RulesClient::new(ch).evaluate(r).await.map(|_| ()) }
+                        })
+                        .await
+                    }
+                };
+                let bytes = req.bytes[call as usize];
+                cells.push(row(name.clone(), call.name(), m, bytes));
+            }
+        }
+        let after = row("health (after)".into(), "Check", health().await, health_bytes);
+        let reference = (before.per_second + after.per_second) / 2.0;
+        for c in &mut cells {
+            if reference > 0.0 {
+                c.of_health = Some(100.0 * c.per_second / reference);
+            }
+        }
+        report.rows.push(before);
+        report.rows.extend(cells);
+        report.rows.push(after);
+    }
+    Ok(report)
+}
+
+/// Runs `parlour bench` and prints the table on stdout.
+pub async fn main(args: BenchArgs) -> anyhow::Result<()> {
+    eprintln!(
+        "parlour bench: {} for {:?} per cell (after {:?} warm-up), streams {:?}, at most {} connections",
+        url(&args.addr),
+        args.duration,
+        args.warmup,
+        args.concurrency,
+        args.connections
+    );
+    let report = run(&args).await?;
+    print!("{}", report.markdown());
+    Ok(())
+}
