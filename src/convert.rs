@@ -96,12 +96,12 @@ pub fn record_of(state: &pb::GameState) -> Result<Record, RulesError> {
 /// A state view as a `GameState`.
 pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
     let d = game.description();
-    let player_keys: Vec<&str> = d.players.iter().map(|p| p.name).collect();
-    let piece_keys: Vec<String> = v
-        .pieces
+    let pieces: Vec<pb::Piece> = v.pieces.iter().map(|p| piece(d, &v.record, p)).collect();
+    // Keys that list pieces belong to `pieces`, not `fields`.
+    let piece_keys: Vec<String> = pieces
         .iter()
-        .map(|p| owner_key(d, p.owner, p.kind))
-        .chain(player_keys.iter().map(|s| s.to_string()))
+        .map(|p| p.owner.clone())
+        .chain(d.players.iter().map(|p| p.name.to_string()))
         .chain(["stones".to_string()])
         .collect();
     pb::GameState {
@@ -111,7 +111,7 @@ pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
         // (e.g. `setter`) in a pre-game phase.
         to_move: v.to_move_name().to_string(),
         position: v.position.clone(),
-        pieces: v.pieces.iter().map(|p| piece(d, p)).collect(),
+        pieces,
         phase: v.phase.to_string(),
         fields: v
             .record
@@ -123,8 +123,17 @@ pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
     }
 }
 
-fn piece(d: &Description, p: &PieceAt) -> pb::Piece {
-    pb::Piece { cell: cell(d, p.cell), owner: owner_key(d, p.owner, p.kind), kind: p.kind.to_string() }
+/// A piece with, as its owner, the position key whose list holds its cell,
+/// so that the structured form goes back in exactly as the text does (the
+/// two-player Shoulder to Shoulder blockers are listed under `blue`, say).
+fn piece(d: &Description, record: &Record, p: &PieceAt) -> pb::Piece {
+    let name = cell(d, p.cell);
+    let listed = record
+        .entries()
+        .iter()
+        .find(|(k, v)| k != "to_move" && v.split(',').any(|c| c.trim() == name))
+        .map(|(k, _)| k.clone());
+    pb::Piece { owner: listed.unwrap_or_else(|| owner_key(d, p.owner, p.kind)), cell: name, kind: p.kind.to_string() }
 }
 
 fn kind(k: MoveKind) -> pb::MoveKind {

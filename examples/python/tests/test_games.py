@@ -73,18 +73,10 @@ def test_play_a_whole_game(rules, game_variant):
     assert again.position == last.state.position
 
 
-# Known: the two-player game's blue blockers come out as Piece.owner
-# `blockers` but the position text (and so the structured form's input)
-# lists them under `blue`. Non-strict, so the fix shows as XPASS.
-KNOWN_STRUCTURED = {("shoulder-to-shoulder", "two-player"): "Piece.owner `blockers` is not accepted back (key is `blue`)"}
-
-
-def test_structured_state_round_trips(rules, game_variant, request):
+def test_structured_state_round_trips(rules, game_variant):
     """A response's structured form (to_move, pieces, fields), echoed back
     without the text, is the same state (docs/api.md)."""
     game, variant = game_variant
-    if game_variant in KNOWN_STRUCTURED:
-        request.applymarker(pytest.mark.xfail(reason=KNOWN_STRUCTURED[game_variant], strict=False))
     state = rules.new_game(game, variant)
     for _ in range(3):  # a few plies in, so counters are set
         moves = rules.moves(state)
