@@ -6,7 +6,14 @@
 //! - `play`: making one move (a copy of the position, then the move),
 //!   averaged over every legal move of the position;
 //! - `evaluate`: the game's measures (group analysis and the rest);
-//! - `playout`: complete seeded random games from the position, to the end.
+//! - `text_moves`, `text_apply`, `text_evaluate` (at the `mid` position
+//!   only, the one `parlour bench` loads): the engine's share of a
+//!   GenerateMoves, ApplyMove or Evaluate call, from position text to the
+//!   views the service converts to protobuf (notation and details of every
+//!   move, canonical position text, pieces);
+//! - `playout`: seeded random games from the position to their end, or
+//!   `PLAYOUT_CAP` plies (random Contiguity and Shoulder to Shoulder games
+//!   almost never end); the throughput criterion shows is plies per second.
 //!
 //! `cargo bench -p parlour-engine` runs them all (a few minutes);
 //! `cargo bench -p parlour-engine -- 'legal_moves/start'` a subset
@@ -17,15 +24,17 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
+use parlour_engine::dynamic::MoveInput;
 use parlour_engine::playout::random_playout;
-use parlour_engine::Game;
+use parlour_engine::{AnyGame, Game, Record};
 use std::hint::black_box;
 use std::time::Duration;
 use support::{all_games, parse, positions, with_game, BenchPosition, Visit, PLAYOUT_CAP};
 
 /// Random games per `playout` iteration (seeds 0..PLAYOUTS, so every
-/// iteration does the same work).
+/// iteration does the same work; each is cut at `PLAYOUT_CAP` plies).
 const PLAYOUTS: u64 = 8;
 
 struct Bench<'a> {
@@ -69,8 +78,11 @@ impl Visit for Bench<'_> {
             group.throughput(Throughput::Elements(1));
             group.bench_function(BenchmarkId::new("evaluate", &bp.label), |b| b.iter(|| g.evaluate(black_box(&pos))));
 
+            // Throughput in plies, so criterion reports plies per second
+            // (summary.py turns it back into playouts per second).
+            let plies: usize = (0..PLAYOUTS).map(|seed| random_playout(g, &pos, seed, PLAYOUT_CAP).1).sum();
             group.sampling_mode(SamplingMode::Flat);
-            group.throughput(Throughput::Elements(PLAYOUTS));
+            group.throughput(Throughput::Elements(plies as u64));
             group.bench_function(BenchmarkId::new("playout", &bp.label), |b| {
                 b.iter(|| {
                     let mut plies = 0;
@@ -80,9 +92,33 @@ impl Visit for Bench<'_> {
                     plies
                 })
             });
+
+            if bp.label == "mid" {
+                text_path(&mut group, g, bp, &moves);
+            }
         }
         group.finish();
     }
+}
+
+/// The service's engine path at the load position of `parlour bench`
+/// (the `mid` one): position text in, views with notation and details out,
+/// through [`AnyGame`] as `src/service.rs` calls it, before any protobuf.
+fn text_path<G: Game>(group: &mut BenchmarkGroup<'_, WallTime>, g: &G, bp: &BenchPosition, moves: &[G::Move]) {
+    let pos = parse(g, &bp.position);
+    let played = g.move_notation(&pos, moves[moves.len() / 2]);
+    group.sampling_mode(SamplingMode::Auto);
+    group.throughput(Throughput::Elements(1));
+    group.bench_function(BenchmarkId::new("text_moves", &bp.label), |b| {
+        b.iter(|| AnyGame::moves(g, Record::parse(black_box(&bp.position)).unwrap()).unwrap())
+    });
+    let input = MoveInput::Notation(played);
+    group.bench_function(BenchmarkId::new("text_apply", &bp.label), |b| {
+        b.iter(|| AnyGame::apply(g, Record::parse(black_box(&bp.position)).unwrap(), &input).unwrap())
+    });
+    group.bench_function(BenchmarkId::new("text_evaluate", &bp.label), |b| {
+        b.iter(|| AnyGame::evaluate(g, Record::parse(black_box(&bp.position)).unwrap()).unwrap())
+    });
 }
 
 fn engine(c: &mut Criterion) {
