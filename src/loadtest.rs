@@ -114,6 +114,11 @@ pub struct BenchArgs {
     /// Calls to measure, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "generate-moves,apply-move,evaluate")]
     pub calls: Vec<Call>,
+    /// Instead of loading, write gRPC-framed request bodies for h2load
+    /// (`<game>.<Call>.bin`, `health.Check.bin`) into this directory and
+    /// print h2load command lines (docs/performance.md).
+    #[arg(long, value_name = "DIR")]
+    pub h2load_bodies: Option<std::path::PathBuf>,
 }
 
 impl BenchArgs {
@@ -127,6 +132,7 @@ impl BenchArgs {
             concurrency: vec![1, 16, 64],
             connections: 4,
             calls: vec![Call::GenerateMoves, Call::ApplyMove, Call::Evaluate],
+            h2load_bodies: None,
         }
     }
 }
@@ -507,8 +513,60 @@ pub async fn run(args: &BenchArgs) -> anyhow::Result<Report> {
     Ok(report)
 }
 
+/// A message as a gRPC request body: the uncompressed flag, the length
+/// (big-endian) and the protobuf bytes.
+pub fn grpc_frame(message: &impl Message) -> Vec<u8> {
+    let body = message.encode_to_vec();
+    let mut framed = Vec::with_capacity(5 + body.len());
+    framed.push(0);
+    framed.extend_from_slice(&(body.len() as u32).to_be_bytes());
+    framed.extend_from_slice(&body);
+    framed
+}
+
+/// Writes the request bodies of `--h2load-bodies` and returns the h2load
+/// command lines that send them.
+pub async fn write_h2load_bodies(args: &BenchArgs, dir: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("create {}", dir.display()))?;
+    let channel = connect(&args.addr).await?;
+    let base = url(&args.addr);
+    let streams = args.concurrency.iter().copied().max().unwrap_or(64);
+    let conns = args.connections.clamp(1, streams.max(1));
+    let mut lines = Vec::new();
+    let mut write = |name: &str, path: &str, body: Vec<u8>| -> anyhow::Result<()> {
+        let file = dir.join(format!("{name}.bin"));
+        std::fs::write(&file, body).with_context(|| format!("write {}", file.display()))?;
+        lines.push(format!(
+            "h2load -D 10 -c {conns} -m {} -H 'content-type: application/grpc' -H 'te: trailers' -d {} {base}{path}",
+            streams.div_ceil(conns),
+            file.display()
+        ));
+        Ok(())
+    };
+    write("health.Check", "/grpc.health.v1.Health/Check", grpc_frame(&HealthCheckRequest { service: String::new() }))?;
+    for (game, variant, position) in selected(&args.games)? {
+        let req = prepare(channel.clone(), game, variant, position).await?;
+        let stem = format!("{game}-{variant}");
+        for &call in &args.calls {
+            let body = match call {
+                Call::GenerateMoves => grpc_frame(&req.generate),
+                Call::ApplyMove => grpc_frame(&req.apply),
+                Call::Evaluate => grpc_frame(&req.evaluate),
+            };
+            write(&format!("{stem}.{}", call.name()), &format!("/parlour.v1.Rules/{}", call.name()), body)?;
+        }
+    }
+    Ok(lines)
+}
+
 /// Runs `parlour bench` and prints the table on stdout.
 pub async fn main(args: BenchArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.h2load_bodies {
+        for line in write_h2load_bodies(&args, dir).await? {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     eprintln!(
         "parlour bench: {} for {:?} per cell (after {:?} warm-up), streams {:?}, at most {} connections",
         url(&args.addr),
