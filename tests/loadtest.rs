@@ -46,6 +46,24 @@ async fn an_unknown_game_is_refused_before_any_load() {
     assert!(err.contains("unknown game `chess`"), "{err}");
 }
 
+#[tokio::test]
+async fn h2load_bodies_are_grpc_framed_requests() {
+    use prost::Message;
+    let server = TestServer::start().await;
+    let dir = std::env::temp_dir().join(format!("parlour-h2load-{}", std::process::id()));
+    let args = BenchArgs { games: vec!["scala".into()], ..BenchArgs::new(server.url()) };
+    let lines = loadtest::write_h2load_bodies(&args, &dir).await.expect("bodies written");
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert!(lines[0].starts_with("h2load ") && lines[0].ends_with("/grpc.health.v1.Health/Check"), "{lines:?}");
+    assert_eq!(std::fs::read(dir.join("health.Check.bin")).unwrap(), [0, 0, 0, 0, 0]);
+    let body = std::fs::read(dir.join("scala-original.GenerateMoves.bin")).unwrap();
+    assert_eq!(body[0], 0, "uncompressed");
+    assert_eq!(u32::from_be_bytes(body[1..5].try_into().unwrap()) as usize, body.len() - 5);
+    let req = parlour::pb::GenerateMovesRequest::decode(&body[5..]).expect("a GenerateMovesRequest");
+    assert_eq!(req.state.unwrap().game, "scala");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn load_positions_are_the_engine_benchmarks_mid_positions() {
     let file = include_str!("../crates/engine/benches/positions.txt");
