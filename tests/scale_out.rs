@@ -191,6 +191,10 @@ fn parlour_serve(port: u16) -> Command {
         .args(["--listen", &format!("127.0.0.1:{port}")])
         .args(["--drain-ms", &DRAIN_MS.to_string()])
         .args(["--shutdown-grace-ms", &GRACE_MS.to_string()])
+        // This test is about statelessness and failover, not overload: give
+        // every client a search slot so no SuggestMove is shed
+        // (tests/overload.rs covers shedding).
+        .args(["--max-concurrent-searches", "16"])
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1");
     cmd
