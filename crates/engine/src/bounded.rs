@@ -143,6 +143,13 @@ impl<G: Game> Game for Bounded<G> {
         self.game.player_after(&pos.inner, mv, player)
     }
 
+    fn search_value(&self, pos: &Self::Position, player: Player) -> f64 {
+        if Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over() {
+            return 0.0;
+        }
+        self.game.search_value(&pos.inner, player)
+    }
+
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {
         if Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over() {
             return 0.0;

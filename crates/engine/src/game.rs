@@ -267,4 +267,13 @@ pub trait Game: Send + Sync + 'static {
             _ => 0.0,
         }
     }
+
+    /// The estimate the tree search uses (its move priors and leaf values),
+    /// in `[-1, 1]`; only asked of ongoing positions. By default
+    /// [`Game::heuristic`]. A game may refine it with knowledge that pays
+    /// off over several moves (how far apart a player's groups are, say)
+    /// without changing the one-move baseline, which keeps `heuristic`.
+    fn search_value(&self, pos: &Self::Position, player: Player) -> f64 {
+        self.heuristic(pos, player)
+    }
 }

@@ -686,6 +686,33 @@ impl Game for Contiguity {
         }
     }
 
+    /// For search: the heuristic, plus the bidding variant's contract. A
+    /// bidder needs about one move per group beyond the first; with fewer
+    /// moves left than that it is nearly lost, with none to spare it is in
+    /// danger. In the bidding and choice phases the bidder will pick the
+    /// better of the two sets of pieces.
+    fn search_value(&self, pos: &Position, player: Player) -> f64 {
+        let base = self.heuristic(pos, player);
+        let (Some(bid), Some(bidder)) = (pos.bid, pos.bidder) else { return base };
+        let need = |s: u128| crate::bits::components(s, &NEIGHBORS).len() as i32 - 1;
+        let need = match pos.phase {
+            Phase::Play => need(pos.pieces[bidder as usize]),
+            _ => need(pos.pieces[0]).min(need(pos.pieces[1])),
+        };
+        let slack = bid as i32 - pos.bidder_moves as i32 - need;
+        let for_bidder = if bidder == player { base } else { -base };
+        let for_bidder = match slack {
+            s if s < 0 => -0.9,
+            0 => (for_bidder - 0.3).max(-0.9),
+            _ => for_bidder,
+        };
+        if bidder == player {
+            for_bidder
+        } else {
+            -for_bidder
+        }
+    }
+
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         match self.outcome(pos) {
             Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },

@@ -248,7 +248,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
 
     /// The value of a finished game per seat: 1 for a win, -1 for a loss,
     /// 0 for a draw; with more than two players a loser's value grows
-    /// worse with its penalty (-0.36 for 1 … -1 for 5 or more).
+    /// worse with its penalty (-0.96 for 1 … -1 for 5 or more): below any
+    /// estimate of a game still going (those stay within ±0.95), so a player
+    /// never prefers losing, and among losses prefers the smaller penalty.
     fn terminal_values(&self, pos: &G::Position, outcome: &Outcome, perm: &[Player; MAX_SEATS]) -> Values {
         let mut v = [0.0; MAX_SEATS];
         let Outcome::Won(winners) = outcome else { return v };
@@ -259,7 +261,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                 1.0
             } else {
                 match measures.as_ref().and_then(|m| m.iter().find(|m| m.player == p)).and_then(|m| m.penalty) {
-                    Some(k) => -(0.2 + 0.16 * k.clamp(1, 5) as f32),
+                    Some(k) => -(0.95 + 0.01 * k.clamp(1, 5) as f32),
                     None => -1.0,
                 }
             };

@@ -2,8 +2,8 @@
 //!
 //! Search depends on the rules, never the reverse: everything here is
 //! generic over [`Game`] and learns about a game only through the trait —
-//! the legal moves, the outcome, [`Game::heuristic`] (through an
-//! [`Evaluator`]) and [`Game::player_after`] (to follow a seat across a pie
+//! the legal moves, the outcome, [`Game::search_value`] (through an
+//! [`Evaluator`]; by default the game's heuristic) and [`Game::player_after`] (to follow a seat across a pie
 //! or bidding choice that hands out colours).
 //!
 //! - [`mcts`]: Monte Carlo tree search with heuristic priors, truncated
@@ -59,13 +59,14 @@ pub trait Evaluator<G: Game>: Send + Sync {
     fn value(&self, game: &G, pos: &G::Position, player: Player) -> f64;
 }
 
-/// The game's own [`Game::heuristic`].
+/// The game's own estimate, [`Game::search_value`] (by default its
+/// [`Game::heuristic`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeuristicEval;
 
 impl<G: Game> Evaluator<G> for HeuristicEval {
     fn value(&self, game: &G, pos: &G::Position, player: Player) -> f64 {
-        game.heuristic(pos, player)
+        game.search_value(pos, player)
     }
 }
 

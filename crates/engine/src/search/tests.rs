@@ -27,6 +27,8 @@ fn wins<G: Game>(game: &G, pos: &G::Position) -> Vec<G::Move> {
     moves
         .into_iter()
         .filter(|&m| {
+            // A pie choice may renumber the mover.
+            let me = game.player_after(pos, m, me);
             let mut next = pos.clone();
             game.play(&mut next, m);
             matches!(game.outcome(&next), Outcome::Won(w) if w.contains(&me))
@@ -57,20 +59,24 @@ fn suggested<G: Game, E: Evaluator<G> + ?Sized>(game: &G, eval: &E, pos: &G::Pos
 
 /// The search, with the game's heuristic and with none, takes a win in one.
 fn takes_the_win<G: Game>(game: &G, text: &str) {
-    let pos = load(game, text);
-    let winning = wins(game, &pos);
-    assert!(!winning.is_empty(), "{text}: the test needs a win in one");
+    takes_the_win_at(game, &load(game, text), text);
+}
+
+fn takes_the_win_at<G: Game>(game: &G, pos: &G::Position, what: &str) {
+    let winning = wins(game, pos);
+    assert!(!winning.is_empty(), "{what}: the test needs a win in one");
+    let me = game.to_move(pos);
     for (eval, name) in [(&HeuristicEval as &dyn Evaluator<G>, "heuristic"), (&NeutralEval, "neutral")] {
-        for seed in 0..3 {
+        for seed in 0..2 {
             let b = budget(seed, 50);
             let mut search = Mcts::new(game, eval, pos.clone(), SearchConfig::default(), &b);
             search.run(&b);
             let s = search.suggestion().unwrap();
-            let mv = game.parse_move(&pos, &s.mv.notation).unwrap();
-            assert!(winning.contains(&mv), "{text}: {name} seed {seed} played {}", s.mv.notation);
-            assert!(s.proven, "{text}: a win in one is proven");
-            assert_eq!(s.values[game.to_move(&pos) as usize], 1.0);
-            assert_eq!(s.iterations, 1, "a win at the root ends the search");
+            let mv = game.parse_move(pos, &s.mv.notation).unwrap();
+            assert!(winning.contains(&mv), "{what}: {name} seed {seed} played {}", s.mv.notation);
+            assert!(s.proven, "{what}: a win in one is proven");
+            assert_eq!(s.values[me as usize], 1.0, "{what}");
+            assert_eq!(s.iterations, 1, "{what}: a win at the root ends the search");
         }
     }
 }
@@ -78,18 +84,86 @@ fn takes_the_win<G: Game>(game: &G, text: &str) {
 /// The search, with the game's heuristic and with none, avoids every move
 /// that lets the next player win at once, when it has one to spare.
 fn stops_the_threat<G: Game>(game: &G, text: &str, iterations: u64) {
-    let pos = load(game, text);
-    assert!(wins(game, &pos).is_empty(), "{text}: no win of its own");
-    let bad = losing(game, &pos);
+    stops_the_threat_at(game, &load(game, text), text, iterations);
+}
+
+fn stops_the_threat_at<G: Game>(game: &G, pos: &G::Position, what: &str, iterations: u64) {
+    assert!(wins(game, pos).is_empty(), "{what}: no win of its own");
+    let bad = losing(game, pos);
     let mut all = Vec::new();
-    game.legal_moves(&pos, &mut all);
-    assert!(!bad.is_empty(), "{text}: the test needs a threat");
-    assert!(bad.len() < all.len(), "{text}: the test needs a defence");
+    game.legal_moves(pos, &mut all);
+    assert!(!bad.is_empty(), "{what}: the test needs a threat");
+    assert!(bad.len() < all.len(), "{what}: the test needs a defence");
     for (eval, name) in [(&HeuristicEval as &dyn Evaluator<G>, "heuristic"), (&NeutralEval, "neutral")] {
         for seed in 0..2 {
-            let mv = suggested(game, eval, &pos, &budget(seed, iterations));
-            assert!(!bad.contains(&mv), "{text}: {name} seed {seed} played {}", game.move_notation(&pos, mv));
+            let mv = suggested(game, eval, pos, &budget(seed, iterations));
+            assert!(!bad.contains(&mv), "{what}: {name} seed {seed} played {}", game.move_notation(pos, mv));
         }
+    }
+}
+
+/// Positions met in seeded games of `game` that mix one-move-ahead and
+/// random moves: up to `want` where the player to move can win at once,
+/// and up to `want` where some moves let the next player win at once and
+/// others do not (the position before a win-in-one was offered).
+fn sampled<G: Game>(game: &G, want: usize) -> (Vec<G::Position>, Vec<G::Position>) {
+    use rand::seq::IndexedRandom;
+    use rand::{Rng, SeedableRng};
+    let (mut won, mut threatened) = (Vec::new(), Vec::new());
+    for seed in 0..200 {
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut pos = game.start();
+        let mut prev: Option<G::Position> = None;
+        let mut moves = Vec::new();
+        for _ in 0..300 {
+            if game.outcome(&pos).is_over() {
+                break;
+            }
+            if !wins(game, &pos).is_empty() {
+                if won.len() < want {
+                    won.push(pos.clone());
+                }
+                if let Some(p) = prev.as_ref().filter(|p| threatened.len() < want && wins(game, p).is_empty()) {
+                    moves.clear();
+                    game.legal_moves(p, &mut moves);
+                    let bad = losing(game, p).len();
+                    if bad > 0 && bad < moves.len() {
+                        threatened.push(p.clone());
+                    }
+                }
+            }
+            if won.len() >= want && threatened.len() >= want {
+                return (won, threatened);
+            }
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let mv = if rng.random_bool(0.5) {
+                let s = crate::greedy::suggest(game, &pos, &budget(rng.random(), 0)).unwrap();
+                game.parse_move(&pos, &s.mv.notation).unwrap()
+            } else {
+                *moves.choose(&mut rng).unwrap()
+            };
+            prev = Some(pos.clone());
+            game.play(&mut pos, mv);
+        }
+    }
+    (won, threatened)
+}
+
+/// Every game: wins in one and defences against a loss in one, in
+/// positions from real (if weak) play.
+fn wins_and_defends<G: Game>(game: G) {
+    let d = game.description();
+    let name = format!("{}/{}", d.id, d.variant);
+    let (won, threatened) = sampled(&game, 2);
+    assert!(!won.is_empty() && !threatened.is_empty(), "{name}: found {} and {}", won.len(), threatened.len());
+    for pos in &won {
+        takes_the_win_at(&game, pos, &format!("{name}: {}", game.to_record(pos)));
+    }
+    for pos in &threatened {
+        let mut all = Vec::new();
+        game.legal_moves(pos, &mut all);
+        stops_the_threat_at(&game, pos, &format!("{name}: {}", game.to_record(pos)), all.len() as u64 + 2);
     }
 }
 
@@ -118,6 +192,37 @@ fn contiguity_stops_a_win_in_one() {
     stops_the_threat(&game, CONTIGUITY_THREAT, all.len() as u64 + 2);
     let mv = suggested(&game, &HeuristicEval, &pos, &budget(1, 300));
     assert_eq!(game.move_notation(&pos, mv), "20b-14b", "the only defence");
+}
+
+#[test]
+fn contiguity_bidding_wins_and_defends() {
+    wins_and_defends(Bounded::new(crate::contiguity::Contiguity::new(crate::contiguity::Variant::Bidding)));
+}
+
+#[test]
+fn scala_wins_and_defends() {
+    for v in crate::scala::Variant::ALL {
+        wins_and_defends(Bounded::new(crate::scala::Scala::new(v)));
+    }
+}
+
+#[test]
+fn squeeze_and_swish_win_and_defend() {
+    for v in crate::squeeze::Variant::ALL {
+        wins_and_defends(Bounded::new(crate::squeeze::Squeeze::new(v)));
+    }
+}
+
+#[test]
+fn shoulder_to_shoulder_wins_and_defends() {
+    for v in crate::shoulder::Variant::ALL {
+        wins_and_defends(Bounded::new(crate::shoulder::ShoulderToShoulder::new(v)));
+    }
+}
+
+#[test]
+fn contiguity_wins_and_defends_in_play() {
+    wins_and_defends(contiguity());
 }
 
 #[test]

@@ -224,6 +224,44 @@ impl ShoulderToShoulder {
         false
     }
 
+    /// How far apart the groups are: the total gap (empty cells between
+    /// their nearest cells) a minimum spanning tree over the groups bridges.
+    pub fn spread(&self, groups: &[u128]) -> u32 {
+        let qr = &self.board.qr;
+        let n = groups.len();
+        if n <= 1 {
+            return 0;
+        }
+        let gap = |a: u128, b: u128| {
+            let mut best = u32::MAX;
+            for x in Bits(a) {
+                let (q1, r1) = qr[x as usize];
+                for y in Bits(b) {
+                    let (q2, r2) = qr[y as usize];
+                    let (dq, dr) = (q1 - q2, r1 - r2);
+                    best = best.min(((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u32);
+                }
+            }
+            best.saturating_sub(1)
+        };
+        // Prim's algorithm over at most a dozen groups.
+        let mut dist: Vec<u32> = groups.iter().map(|&g| gap(groups[0], g)).collect();
+        let mut done = vec![false; n];
+        done[0] = true;
+        let mut total = 0;
+        for _ in 1..n {
+            let Some(j) = (0..n).filter(|&j| !done[j]).min_by_key(|&j| dist[j]) else { break };
+            total += dist[j];
+            done[j] = true;
+            for k in 0..n {
+                if !done[k] {
+                    dist[k] = dist[k].min(gap(groups[j], groups[k]));
+                }
+            }
+        }
+        total
+    }
+
     /// The penalty seat `p` scores if the game ends as it stands: 0 for the
     /// winner, else one per group, but 1 when one move from connecting.
     pub fn penalty(&self, pos: &Position, p: Player) -> u32 {
@@ -764,6 +802,28 @@ impl Game for ShoulderToShoulder {
             penalties[p as usize] = penalties[p as usize].saturating_add(add);
         }
         Ok(self.start_of_game(finished.game + 1, finished.games, penalties))
+    }
+
+    /// For search: how far each player is from connecting — pieces outside
+    /// its largest group (each must move at least once), its groups, and the
+    /// gaps between them (so that bringing a far piece nearer counts before
+    /// it joins) — against the average opponent.
+    fn search_value(&self, pos: &Position, player: Player) -> f64 {
+        if let Some(w) = self.winner(pos) {
+            return if w == player { 1.0 } else { -1.0 };
+        }
+        let nb = &self.board.neighbors;
+        let score = |p: Player| {
+            let s = pos.pieces[p as usize];
+            let groups = self.groups(s);
+            let largest = groups.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+            let outside = (s.count_ones() - largest) as f64;
+            let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
+            -outside - 0.5 * groups.len() as f64 - 0.1 * self.spread(&groups) as f64 + touching as f64 / 24.0
+        };
+        let others: Vec<f64> = (0..self.seats()).filter(|&p| p != player).map(score).collect();
+        let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
+        ((score(player) - avg) / 10.0).clamp(-0.95, 0.95)
     }
 
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
