@@ -96,7 +96,17 @@ pub fn record_of(state: &pb::GameState) -> Result<Record, RulesError> {
 /// A state view as a `GameState`.
 pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
     let d = game.description();
-    let pieces: Vec<pb::Piece> = v.pieces.iter().map(|p| piece(d, &v.record, p)).collect();
+    // Which key lists each cell, read once from the canonical record.
+    let mut listed_under: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    for (k, val) in v.record.entries() {
+        if k != "to_move" {
+            for c in val.split(',') {
+                listed_under.entry(c.trim()).or_insert(k.as_str());
+            }
+        }
+    }
+    let pieces: Vec<pb::Piece> =
+        v.pieces.iter().map(|p| piece(d, listed_under.get(d.cell_name(p.cell)).copied(), p)).collect();
     // Keys that list pieces belong to `pieces`, not `fields`.
     let piece_keys: Vec<String> = pieces
         .iter()
@@ -126,14 +136,12 @@ pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
 /// A piece with, as its owner, the position key whose list holds its cell,
 /// so that the structured form goes back in exactly as the text does (the
 /// two-player Shoulder to Shoulder blockers are listed under `blue`, say).
-fn piece(d: &Description, record: &Record, p: &PieceAt) -> pb::Piece {
-    let name = cell(d, p.cell);
-    let listed = record
-        .entries()
-        .iter()
-        .find(|(k, v)| k != "to_move" && v.split(',').any(|c| c.trim() == name))
-        .map(|(k, _)| k.clone());
-    pb::Piece { owner: listed.unwrap_or_else(|| owner_key(d, p.owner, p.kind)), cell: name, kind: p.kind.to_string() }
+fn piece(d: &Description, listed_under: Option<&str>, p: &PieceAt) -> pb::Piece {
+    pb::Piece {
+        owner: listed_under.map_or_else(|| owner_key(d, p.owner, p.kind), str::to_string),
+        cell: cell(d, p.cell),
+        kind: p.kind.to_string(),
+    }
 }
 
 fn kind(k: MoveKind) -> pb::MoveKind {

@@ -211,17 +211,12 @@ impl<G: Game> AnyGame for G {
         let m = checked_move(self, &pos, text)?;
         let played = move_view(self, &pos, m);
         let mover = self.to_move(&pos);
-        let before = view(self, &pos);
+        // Only the seat's name is needed from before the move, not a full view.
+        let mover_name = self.to_record(&pos).get("to_move").unwrap_or_default().to_string();
         let renumbered =
             (0..Game::description(self).players.len() as Player).map(|p| self.player_after(&pos, m, p)).collect();
         self.play(&mut pos, m);
-        Ok(ApplyView {
-            played,
-            mover,
-            mover_name: before.to_move_name().to_string(),
-            state: view(self, &pos),
-            renumbered,
-        })
+        Ok(ApplyView { played, mover, mover_name, state: view(self, &pos), renumbered })
     }
 
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
