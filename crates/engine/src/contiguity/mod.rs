@@ -688,8 +688,8 @@ impl Game for Contiguity {
 
     /// For search: the heuristic, plus the bidding variant's contract. A
     /// bidder needs about one move per group beyond the first; with fewer
-    /// moves left than that it is nearly lost, with none to spare it is in
-    /// danger. In the bidding and choice phases the bidder will pick the
+    /// moves left than that it is nearly lost, with none or one to spare it
+    /// is in danger. In the bidding and choice phases the bidder will pick the
     /// better of the two sets of pieces.
     fn search_value(&self, pos: &Position, player: Player) -> f64 {
         let base = self.heuristic(pos, player);
@@ -703,7 +703,8 @@ impl Game for Contiguity {
         let for_bidder = if bidder == player { base } else { -base };
         let for_bidder = match slack {
             s if s < 0 => -0.9,
-            0 => (for_bidder - 0.3).max(-0.9),
+            0 => (for_bidder - 0.4).max(-0.9),
+            1 => (for_bidder - 0.15).max(-0.9),
             _ => for_bidder,
         };
         if bidder == player {
