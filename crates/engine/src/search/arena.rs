@@ -128,8 +128,8 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// The budget for one move.
-    fn budget(&self, seed: u64) -> SuggestBudget {
+    /// The budget for one move (greedy's for `random`, which needs none).
+    pub fn budget(&self, seed: u64) -> SuggestBudget {
         match self {
             PlayerSpec::Random | PlayerSpec::Greedy => {
                 SuggestBudget { seed, player: Strategy::Greedy, ..Default::default() }

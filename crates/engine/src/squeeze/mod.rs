@@ -256,6 +256,33 @@ impl Squeeze {
     }
 
     /// Whether `me` has any king move.
+    /// The heuristic for `me` after the player to move in `pos` (a play
+    /// position) makes the move the heuristic likes best for it.
+    fn after_first_move(&self, pos: &Position, me: Player) -> f64 {
+        if self.outcome(pos).is_over() {
+            return self.heuristic(pos, me);
+        }
+        let mover = pos.to_move;
+        let mut moves = Vec::new();
+        self.legal_moves(pos, &mut moves);
+        let best = moves
+            .into_iter()
+            .map(|m| {
+                let mut p = *pos;
+                self.play(&mut p, m);
+                self.heuristic(&p, mover)
+            })
+            .fold(f64::NEG_INFINITY, f64::max);
+        if best == f64::NEG_INFINITY {
+            return self.heuristic(pos, me);
+        }
+        if me == mover {
+            best
+        } else {
+            -best
+        }
+    }
+
     pub fn has_move(&self, pos: &Position, me: Player) -> bool {
         mask_cells(pos.kings[me as usize]).any(|k| self.destinations(pos, me, k) != 0)
     }
@@ -1061,6 +1088,52 @@ impl Game for Squeeze {
             })
             .collect();
         Evaluation::from_outcome(&self.outcome(pos), players)
+    }
+
+    /// For search: the heuristic in play. In the pre-game (where the
+    /// heuristic knows nothing) a set-up with every king and at least ten
+    /// stones is judged as the pie rule would play out if it ended now: the
+    /// chooser takes whichever of its
+    /// three answers (white, black, the bait) is worst for the setter, the
+    /// setter picks its colour after a taken bait, and each resulting start
+    /// is judged after the first mover's best immediate move (so a set-up
+    /// that hands the first mover a big capture looks as bad as it is).
+    fn search_value(&self, pos: &Position, player: Player) -> f64 {
+        if pos.phase == Phase::Play {
+            return self.heuristic(pos, player);
+        }
+        // Until every king stands and at least WIN stones are set (a
+        // smaller set-up loses to the bait, so the setter goes on), there is
+        // no start to judge yet.
+        let kings = self.variant.kings() as u32;
+        let set = pos.stones.count_ones();
+        if pos.kings[0].count_ones() < kings || pos.kings[1].count_ones() < kings || set + (WIN as u32) <= STONES as u32
+        {
+            return 0.0;
+        }
+        let mut choice = *pos;
+        if pos.phase == Phase::Setup {
+            self.play(&mut choice, Move::Done);
+        }
+        let start = |from: &Position, mv: Move| {
+            let mut p = *from;
+            let setter = self.player_after(from, mv, SETTER);
+            self.play(&mut p, mv);
+            self.after_first_move(&p, setter)
+        };
+        let colour_phase = |from: &Position| start(from, Move::Pick(WHITE)).max(start(from, Move::Pick(BLACK)));
+        let for_setter = if choice.phase == Phase::Colour {
+            colour_phase(&choice)
+        } else {
+            let mut bait = choice;
+            self.play(&mut bait, Move::Bait);
+            start(&choice, Move::Pick(WHITE)).min(start(&choice, Move::Pick(BLACK))).min(colour_phase(&bait))
+        };
+        if player == SETTER {
+            for_setter
+        } else {
+            -for_setter
+        }
     }
 
     /// A pick hands colours to seats: seat 0 (the setter) plays white or
