@@ -62,7 +62,12 @@ impl FromStr for PlayerSpec {
         let mut config = SearchConfig::default();
         for kv in rest.trim_start_matches(':').split(',').filter(|kv| !kv.is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("`{kv}`: expected key=value"))?;
-            let num = |v: &str| v.parse::<f64>().map_err(|_| format!("`{kv}`: not a number"));
+            // Every setting is a finite number, zero or more (a negative
+            // time would not make a Duration).
+            let num = |v: &str| match v.parse::<f64>() {
+                Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+                _ => Err(format!("`{kv}`: not a number of zero or more")),
+            };
             match k {
                 "ms" => time = Some(Duration::from_secs_f64(num(v)? / 1000.0)),
                 "it" => iterations = num(v)? as u64,
@@ -77,7 +82,13 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: leaf is best or static")),
                     }
                 }
-                "solver" => config.solver = v == "on",
+                "solver" => {
+                    config.solver = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("`{kv}`: solver is on or off")),
+                    }
+                }
                 _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver")),
             }
         }
@@ -374,7 +385,12 @@ mod tests {
             assert_eq!(s.parse::<PlayerSpec>().unwrap().to_string(), s);
         }
         assert_eq!("mcts".parse::<PlayerSpec>().unwrap().to_string(), "mcts:ms=200");
-        assert!("mcts:zz=1".parse::<PlayerSpec>().is_err());
+        assert_eq!("mcts:it=50,solver=off".parse::<PlayerSpec>().unwrap().to_string(), "mcts:it=50,solver=off");
+        for bad in
+            ["mcts:zz=1", "mcts:ms=-5", "mcts:ms=inf", "mcts:it=x", "mcts:solver=yes", "mcts:leaf=deep", "mcts:ms"]
+        {
+            assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
+        }
         assert!("level:godlike".parse::<PlayerSpec>().is_err());
     }
 
