@@ -92,6 +92,19 @@ const fn build_neighbors() -> [u128; CELLS] {
     t
 }
 
+const fn build_lanes() -> [u128; LANES as usize] {
+    let mut t = [0u128; LANES as usize];
+    let mut c = 0;
+    while c < CELLS {
+        t[c % LANES as usize] |= 1u128 << c;
+        c += 1;
+    }
+    t
+}
+
+/// The cells of each lane (a, b, c, d), all 30 columns.
+pub static LANE_MASKS: [u128; LANES as usize] = build_lanes();
+
 /// Orthogonal neighbours of every cell (lane neighbours, 30–1 included, and
 /// the neighbours across lanes).
 pub static NEIGHBORS: [u128; CELLS] = build_neighbors();

@@ -12,7 +12,7 @@ use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures};
 use crate::notation::{format_cells, parse_cells, Record};
-use board::{cell_name, parse_cell, step, Dir, CELLS, NEIGHBORS};
+use board::{cell_name, lane, parse_cell, step, Dir, CELLS, LANE_MASKS, NEIGHBORS};
 
 /// White, who moves first.
 pub const WHITE: Player = 0;
@@ -152,30 +152,72 @@ pub fn routes(occupied: u128, from: u8, to: u8) -> Vec<Route> {
     out
 }
 
-/// Appends the destinations of the piece on `from` (slides and jumps in
-/// four directions, each destination once) as a bitboard.
+/// The destinations of the piece on `from` (slides and jumps in four
+/// directions, each destination once) as a bitboard.
+///
+/// No walking: the board is turned round the track until `from` stands in
+/// column 1, so both lane directions become one straight run of bits
+/// (upwards for `next`, downwards for `prev`) and the nearest pieces on it
+/// are its lowest and highest set bits; the result is turned back.
+#[inline]
 pub fn destinations(occupied: u128, from: u8) -> u128 {
-    let mut dest = 0u128;
-    for d in Dir::ALL {
-        let mut c = from;
-        let mut passed = false;
-        while let Some(n) = step(c, d) {
-            if n == from {
-                break;
-            }
-            c = n;
-            if occupied & bit(n) != 0 {
-                if passed {
-                    break;
-                }
-                passed = true;
-            } else {
-                dest |= bit(n);
-            }
-        }
-    }
-    dest
+    let shift = (from - lane(from)) as u32;
+    let occ = rotate_track(occupied, shift);
+    let l = lane(from);
+    let along = LANE_MASKS[l as usize] & !bit(l);
+    let inward = 0b1111 & !((2u128 << l) - 1);
+    let outward = (1u128 << l) - 1;
+    let dest = ray_up(along, occ) | ray_down(along, occ) | ray_up(inward, occ) | ray_down(outward, occ);
+    rotate_track(dest, (CELLS as u32 - shift) % CELLS as u32)
 }
+
+/// Rotates a track bitboard by `shift` cells (a multiple of the four lanes)
+/// towards column 1: the cell at index `shift` moves to index 0.
+#[inline]
+fn rotate_track(b: u128, shift: u32) -> u128 {
+    if shift == 0 {
+        return b;
+    }
+    ((b >> shift) | (b << (CELLS as u32 - shift))) & TRACK
+}
+
+/// Destinations along an upward run of cells (`run`, walked lowest bit
+/// first): the empty cells below the first piece on it, then past that
+/// piece up to the second (or to the run's end).
+#[inline]
+fn ray_up(run: u128, occupied: u128) -> u128 {
+    let occ = occupied & run;
+    let first = occ & occ.wrapping_neg();
+    let rest = occ ^ first;
+    let second = rest & rest.wrapping_neg();
+    // No piece: first = 0 and the whole run is below it; one piece: the
+    // jumps go on to the run's end (second = 0).
+    let below_first = first.wrapping_sub(1);
+    (run & below_first) | (run & !(below_first | first) & second.wrapping_sub(1))
+}
+
+/// The same for a downward run: slides above the highest piece of the run,
+/// then jumps over it down to the next.
+#[inline]
+fn ray_down(run: u128, occupied: u128) -> u128 {
+    let occ = occupied & run;
+    if occ == 0 {
+        return run;
+    }
+    let first = 1u128 << (127 - occ.leading_zeros());
+    let above_first = run & !((first << 1) - 1);
+    let rest = occ ^ first;
+    let jumps = if rest == 0 {
+        run & (first - 1)
+    } else {
+        let second = 1u128 << (127 - rest.leading_zeros());
+        run & (first - 1) & !((second << 1) - 1)
+    };
+    above_first | jumps
+}
+
+/// Every cell of the track.
+const TRACK: u128 = (1u128 << CELLS) - 1;
 
 impl Contiguity {
     pub fn new(variant: Variant) -> Self {

@@ -413,3 +413,52 @@ fn max_plies_ends_the_game_without_a_winner() {
     let p = g.from_record(Record::parse(&format!("{START}; ply=3; max_plies=4")).unwrap()).unwrap();
     assert_eq!(g.outcome(&p), Outcome::Ongoing);
 }
+
+/// The rule as written, one step at a time: along each direction, empty
+/// cells until a piece, then (one jump) empty cells past it until the next
+/// piece; a lane ends where it began.
+fn walked_destinations(occupied: u128, from: u8) -> u128 {
+    let mut dest = 0u128;
+    for d in Dir::ALL {
+        let mut c = from;
+        let mut passed = false;
+        while let Some(n) = step(c, d) {
+            if n == from {
+                break;
+            }
+            c = n;
+            if occupied & bit(n) != 0 {
+                if passed {
+                    break;
+                }
+                passed = true;
+            } else {
+                dest |= bit(n);
+            }
+        }
+    }
+    dest
+}
+
+proptest::proptest! {
+    /// The bitboard destinations (the board turned until the piece stands
+    /// in column 1, runs read off lowest/highest bits) equal the walk, on
+    /// boards from empty to crowded, from every cell.
+    #[test]
+    fn destinations_equal_the_step_by_step_walk(occupied in proptest::collection::vec(0u8..CELLS as u8, 0..40), from in 0u8..CELLS as u8) {
+        let occ = occupied.iter().fold(bit(from), |m, &c| m | bit(c));
+        proptest::prop_assert_eq!(destinations(occ, from), walked_destinations(occ, from));
+    }
+}
+
+#[test]
+fn destinations_on_an_empty_and_a_full_lane() {
+    for from in 0..CELLS as u8 {
+        // Alone on the board: the whole lane and the whole column.
+        let alone = destinations(bit(from), from);
+        assert_eq!(alone, walked_destinations(bit(from), from));
+        assert_eq!(alone.count_ones(), 29 + 3, "{}", board::cell_name(from));
+        // Every other cell taken: nothing.
+        assert_eq!(destinations(TRACK, from), 0);
+    }
+}
