@@ -127,7 +127,20 @@ pub fn parse_cell(name: &str) -> Option<u8> {
 
 /// The name of a cell, e.g. `30a`.
 pub fn cell_name(c: u8) -> String {
-    format!("{}{}", column(c), LANE_NAMES[lane(c) as usize])
+    let mut name = String::with_capacity(3);
+    push_cell_name(&mut name, c);
+    name
+}
+
+/// Appends the name of a cell to `out` (no formatting machinery: move
+/// lists name two cells per move, hundreds of moves a call).
+pub fn push_cell_name(out: &mut String, c: u8) {
+    let col = column(c);
+    if col >= 10 {
+        out.push((b'0' + col / 10) as char);
+    }
+    out.push((b'0' + col % 10) as char);
+    out.push(LANE_NAMES[lane(c) as usize]);
 }
 
 #[cfg(test)]

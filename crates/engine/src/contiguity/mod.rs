@@ -12,7 +12,7 @@ use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures};
 use crate::notation::{format_cells, parse_cells, Record};
-use board::{cell_name, lane, parse_cell, step, Dir, CELLS, LANE_MASKS, NEIGHBORS};
+use board::{cell_name, lane, parse_cell, step, Dir, CELLS, COLUMNS, LANES, LANE_MASKS, NEIGHBORS};
 
 /// White, who moves first.
 pub const WHITE: Player = 0;
@@ -122,34 +122,64 @@ pub fn connected(set: u128) -> bool {
 }
 
 /// Every route from `from` to `to` (at most one per direction), best first:
-/// slides before jumps, then shorter first.
+/// slides before jumps, then shorter first (directions in [`Dir::ALL`]
+/// order between equals).
+///
+/// Counted, not walked: with the board turned so `from` stands in column 1
+/// (as in [`destinations`]), the cells a route passes are a mask, and the
+/// route exists when at most one piece stands on them (none: a slide, one:
+/// the jump over it). `to` itself must be empty.
 pub fn routes(occupied: u128, from: u8, to: u8) -> Vec<Route> {
     let mut out = Vec::new();
-    for d in Dir::ALL {
-        let mut c = from;
-        let mut jumped = None;
-        let mut distance = 0u8;
-        while let Some(n) = step(c, d) {
-            if n == from {
-                break;
-            }
-            distance += 1;
-            c = n;
-            if occupied & bit(n) != 0 {
-                if jumped.is_some() {
-                    break;
-                }
-                jumped = Some(n);
-                continue;
-            }
-            if n == to {
-                out.push(Route { dir: d, distance, jumped });
-                break;
-            }
-        }
-    }
+    each_route(occupied, from, to, |r| out.push(r));
     out.sort_by_key(|r| (r.jumped.is_some(), r.distance));
     out
+}
+
+/// The first of [`routes`], without collecting them (what a move's details
+/// show).
+pub fn best_route(occupied: u128, from: u8, to: u8) -> Option<Route> {
+    let mut best: Option<Route> = None;
+    each_route(occupied, from, to, |r| {
+        if best.is_none_or(|b| (r.jumped.is_some(), r.distance) < (b.jumped.is_some(), b.distance)) {
+            best = Some(r);
+        }
+    });
+    best
+}
+
+/// Calls `found` with each route from `from` to `to`, in [`Dir::ALL`] order.
+fn each_route(occupied: u128, from: u8, to: u8, mut found: impl FnMut(Route)) {
+    if from == to || occupied & bit(to) != 0 {
+        return;
+    }
+    let shift = (from - lane(from)) as u32;
+    let occ = rotate_track(occupied, shift);
+    let f = lane(from) as u32;
+    let t = (to as u32 + CELLS as u32 - shift) % CELLS as u32;
+    let mut try_route = |dir: Dir, passed: u128, distance: u32| {
+        let on_the_way = occ & passed;
+        let jumped = match on_the_way.count_ones() {
+            0 => None,
+            1 => Some(((on_the_way.trailing_zeros() + shift) % CELLS as u32) as u8),
+            _ => return,
+        };
+        found(Route { dir, distance: distance as u8, jumped });
+    };
+    // Bits strictly between two indices.
+    let between = |lo: u32, hi: u32| ((1u128 << hi) - 1) & !((2u128 << lo) - 1);
+    if t % LANES as u32 == f {
+        let lane_cells = LANE_MASKS[f as usize];
+        let k = (t - f) / LANES as u32;
+        try_route(Dir::Next, lane_cells & between(f, t), k);
+        try_route(Dir::Prev, lane_cells & !((2u128 << t) - 1), COLUMNS as u32 - k);
+    } else if t < LANES as u32 {
+        if t > f {
+            try_route(Dir::In, between(f, t), t - f);
+        } else {
+            try_route(Dir::Out, between(t, f), f - t);
+        }
+    }
 }
 
 /// The destinations of the piece on `from` (slides and jumps in four
@@ -608,7 +638,13 @@ impl Game for Contiguity {
 
     fn move_notation(&self, _pos: &Position, mv: Move) -> String {
         match mv {
-            Move::Piece { from, to } => format!("{}-{}", cell_name(from), cell_name(to)),
+            Move::Piece { from, to } => {
+                let mut text = String::with_capacity(7);
+                board::push_cell_name(&mut text, from);
+                text.push('-');
+                board::push_cell_name(&mut text, to);
+                text
+            }
             Move::Bid(n) => format!("bid{n}"),
             Move::Stop => "stop".into(),
             Move::First => "first".into(),
@@ -619,22 +655,27 @@ impl Game for Contiguity {
     fn move_details(&self, pos: &Position, mv: Move) -> MoveDetails {
         match mv {
             Move::Piece { from, to } => {
-                let route = routes(pos.occupied(), from, to).into_iter().next();
-                let mut d = MoveDetails::between(MoveKind::Slide, from, to);
-                if let Some(Route { jumped: Some(_), .. }) = route {
-                    d.kind = MoveKind::Jump;
+                let Some(r) = best_route(pos.occupied(), from, to) else {
+                    return MoveDetails::between(MoveKind::Slide, from, to);
+                };
+                // every cell on the line, from and to included
+                let mut path = Vec::with_capacity(r.distance as usize + 1);
+                path.push(from);
+                let mut c = from;
+                for _ in 0..r.distance {
+                    c = step(c, r.dir).expect("route stays on the board");
+                    path.push(c);
                 }
-                if let Some(r) = route {
-                    // every cell on the line, from and to included
-                    let mut path = vec![from];
-                    let mut c = from;
-                    for _ in 0..r.distance {
-                        c = step(c, r.dir).expect("route stays on the board");
-                        path.push(c);
-                    }
-                    d.path = path;
+                let kind = if r.jumped.is_some() { MoveKind::Jump } else { MoveKind::Slide };
+                MoveDetails {
+                    kind,
+                    from: Some(from),
+                    to: Some(to),
+                    path,
+                    captured: Vec::new(),
+                    bid: None,
+                    placed: None,
                 }
-                d
             }
             Move::Bid(n) => MoveDetails { bid: Some(n as u32), ..MoveDetails::action(MoveKind::Bid) },
             _ => MoveDetails::action(MoveKind::Action),

@@ -440,7 +440,53 @@ fn walked_destinations(occupied: u128, from: u8) -> u128 {
     dest
 }
 
+/// Every route as the rule walks it: along each direction, counting the
+/// cells, over at most one piece, until `to` (best first, as `routes`).
+fn walked_routes(occupied: u128, from: u8, to: u8) -> Vec<Route> {
+    let mut out = Vec::new();
+    for d in Dir::ALL {
+        let mut c = from;
+        let mut jumped = None;
+        let mut distance = 0u8;
+        while let Some(n) = step(c, d) {
+            if n == from {
+                break;
+            }
+            distance += 1;
+            c = n;
+            if occupied & bit(n) != 0 {
+                if jumped.is_some() {
+                    break;
+                }
+                jumped = Some(n);
+                continue;
+            }
+            if n == to {
+                out.push(Route { dir: d, distance, jumped });
+                break;
+            }
+        }
+    }
+    out.sort_by_key(|r| (r.jumped.is_some(), r.distance));
+    out
+}
+
 proptest::proptest! {
+    /// The counted routes equal the walked ones, to every cell of the
+    /// board (reachable or not), and a cell has a route exactly when it is
+    /// a destination.
+    #[test]
+    fn routes_equal_the_step_by_step_walk(occupied in proptest::collection::vec(0u8..CELLS as u8, 0..40), from in 0u8..CELLS as u8) {
+        let occ = occupied.iter().fold(bit(from), |m, &c| m | bit(c));
+        let dest = destinations(occ, from);
+        for to in 0..CELLS as u8 {
+            let r = routes(occ, from, to);
+            proptest::prop_assert_eq!(&r, &walked_routes(occ, from, to), "to {}", to);
+            proptest::prop_assert_eq!(best_route(occ, from, to), r.first().copied(), "to {}", to);
+            proptest::prop_assert_eq!(!r.is_empty(), dest & bit(to) != 0, "to {}", to);
+        }
+    }
+
     /// The bitboard destinations (the board turned until the piece stands
     /// in column 1, runs read off lowest/highest bits) equal the walk, on
     /// boards from empty to crowded, from every cell.
