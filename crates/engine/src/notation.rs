@@ -136,6 +136,24 @@ impl std::fmt::Display for Record {
     }
 }
 
+/// Parses `value` (the value of `key`) as one of `names` and returns its
+/// index (a player is its index in the game's list of names); anything else
+/// is refused naming the key and the names it accepts.
+pub fn parse_name(key: &str, value: &str, names: &[&str]) -> Result<usize, RulesError> {
+    names.iter().position(|&n| n == value).ok_or_else(|| {
+        let expected = match names {
+            [.., a, b] => {
+                let head = &names[..names.len() - 2];
+                let mut list: String = head.iter().map(|n| format!("{n}, ")).collect();
+                list.push_str(&format!("{a} or {b}"));
+                list
+            }
+            _ => names.join(", "),
+        };
+        RulesError::bad_position(key, format!("`{key}={value}`: expected {expected}"))
+    })
+}
+
 /// Splits a comma-separated list; an empty value is the empty list.
 pub fn split_list(value: &str) -> impl Iterator<Item = &str> {
     value.split(',').map(str::trim).filter(|s| !s.is_empty())
@@ -174,6 +192,17 @@ pub fn format_cells(set: u128, name: impl Fn(u8) -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_parse_to_their_index_and_others_are_refused_with_the_choices() {
+        assert_eq!(parse_name("to_move", "red", &["white", "red"]).unwrap(), 1);
+        let e = parse_name("to_move", "pink", &["white", "red"]).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("to_move"));
+        assert!(e.message.contains("`to_move=pink`: expected white or red"), "{}", e.message);
+        let e = parse_name("setter", "x", &["red", "green", "blue"]).unwrap_err();
+        assert!(e.message.ends_with("expected red, green or blue"), "{}", e.message);
+        assert!(parse_name("k", "", &["only"]).unwrap_err().message.ends_with("expected only"));
+    }
 
     #[test]
     fn parses_and_prints_pairs() {

@@ -11,7 +11,7 @@ use crate::bits::{bit, flood, Bits};
 use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures};
-use crate::notation::{format_cells, parse_cells, Record};
+use crate::notation::{format_cells, parse_cells, parse_name, Record};
 use board::{cell_name, lane, parse_cell, step, Dir, CELLS, COLUMNS, LANES, LANE_MASKS, NEIGHBORS};
 
 /// White, who moves first.
@@ -438,11 +438,7 @@ fn describe(variant: Variant) -> Description {
 }
 
 fn parse_player(key: &str, v: &str) -> Result<Player, RulesError> {
-    PLAYER_NAMES
-        .iter()
-        .position(|&n| n == v)
-        .map(|i| i as Player)
-        .ok_or_else(|| RulesError::bad_position(key, format!("`{key}={v}`: expected white or red")))
+    parse_name(key, v, &PLAYER_NAMES).map(|i| i as Player)
 }
 
 impl Game for Contiguity {

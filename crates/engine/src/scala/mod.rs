@@ -16,7 +16,7 @@ use crate::bits::{bit, flood, Bits};
 use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures};
-use crate::notation::{format_cells, parse_cells, Record};
+use crate::notation::{format_cells, parse_cells, parse_name, Record};
 use board::{cell_name, jumps, parse_cell, BOARD, CELLS, DISTANCE, F1, F14, NEIGHBORS};
 
 /// White, who moves first and starts at the bottom (first cell f1).
@@ -667,11 +667,7 @@ fn empty_description() -> Description {
 }
 
 fn parse_player(key: &str, v: &str) -> Result<Player, RulesError> {
-    PLAYER_NAMES
-        .iter()
-        .position(|&n| n == v)
-        .map(|i| i as Player)
-        .ok_or_else(|| RulesError::bad_position(key, format!("`{key}={v}`: expected white or black")))
+    parse_name(key, v, &PLAYER_NAMES).map(|i| i as Player)
 }
 
 impl Game for Scala {

@@ -19,7 +19,7 @@ use crate::bits::Bits;
 use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures};
-use crate::notation::{format_cells, parse_cells, split_list, Record};
+use crate::notation::{format_cells, parse_cells, parse_name, split_list, Record};
 use board::{bit, Geometry, HEX, NONE, SQUARE};
 
 /// White's index among the players (in play).
@@ -664,11 +664,7 @@ fn describe(variant: Variant, g: &Geometry) -> Description {
 }
 
 fn parse_colour(key: &str, v: &str) -> Result<Player, RulesError> {
-    match v {
-        "white" => Ok(WHITE),
-        "black" => Ok(BLACK),
-        _ => Err(RulesError::bad_position(key, format!("`{key}={v}`: expected white or black"))),
-    }
+    parse_name(key, v, &COLOURS).map(|i| i as Player)
 }
 
 fn parse_count(key: &str, item: &str) -> Result<(Player, u8), RulesError> {
