@@ -175,11 +175,7 @@ class Parlour {
     return new Promise((resolve, reject) => {
       client[method](request, { deadline }, (err, reply) => {
         if (!err) return resolve(reply);
-        try {
-          reject(ParlourError.fromServiceError(err));
-        } catch {
-          reject(err); // details that do not parse: the plain grpc-js error
-        }
+        reject(parlourError(err)); // details that do not parse: the plain grpc-js error
       });
     });
   }
@@ -237,13 +233,47 @@ class Parlour {
   }
 
   /** A move for the player to move (.move), with values and candidates.
-   * `timeLimit` in milliseconds; unset leaves it to the server's default. */
-  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, timeout } = {}) {
-    const budget = { maxIterations, seed };
-    if (timeLimit !== undefined) {
-      budget.timeLimit = { seconds: Math.floor(timeLimit / 1000), nanos: Math.round((timeLimit % 1000) * 1e6) };
+   * `timeLimit` in milliseconds; unset leaves it to the server's default
+   * (or to `level`: beginner, easy, medium, hard, strong, master). */
+  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, level = '', timeout } = {}) {
+    return this._call(this.client, 'SuggestMove', { state, budget: budget(timeLimit, maxIterations, seed), level }, timeout);
+  }
+
+  /** The search's analysis as it improves (AnalyzeStream): an async
+   * iterator of {analysis, final}, one every `reportInterval` ms, the last
+   * with `final` set. Leaving the loop early cancels the call, and the
+   * server stops searching. */
+  async *analyze(state, { timeLimit, maxIterations = 0, seed = 0, level = '', reportInterval = 100, timeout } = {}) {
+    const request = { state, budget: budget(timeLimit, maxIterations, seed), level, reportInterval: duration(reportInterval) };
+    const call = this.client.AnalyzeStream(request, { deadline: Date.now() + (timeout ?? this.timeout) });
+    try {
+      for await (const reply of call) yield reply;
+    } catch (err) {
+      throw parlourError(err);
+    } finally {
+      call.cancel();
     }
-    return this._call(this.client, 'SuggestMove', { state, budget }, timeout);
+  }
+}
+
+/** A Duration from milliseconds. */
+function duration(ms) {
+  return { seconds: Math.floor(ms / 1000), nanos: Math.round((ms % 1000) * 1e6) };
+}
+
+function budget(timeLimit, maxIterations, seed) {
+  const b = { maxIterations, seed };
+  if (timeLimit !== undefined) b.timeLimit = duration(timeLimit);
+  return b;
+}
+
+/** A ParlourError from a grpc-js error, or the error itself when its
+ * details do not parse. */
+function parlourError(err) {
+  try {
+    return ParlourError.fromServiceError(err);
+  } catch {
+    return err;
   }
 }
 

@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Iterable, Optional, Union
+from typing import Iterable, Iterator, Optional, Union
 
 import grpc
 from google.rpc import error_details_pb2
@@ -261,14 +261,51 @@ class Parlour:
         time_limit: Optional[float] = None,
         max_iterations: int = 0,
         seed: int = 0,
+        level: str = "",
         timeout=None,
     ) -> "pb.SuggestMoveResponse":
         """A move for the player to move (.move), with values and candidates.
-        `time_limit` in seconds; None leaves it to the server's default."""
-        budget = pb.SearchBudget(max_iterations=max_iterations, seed=seed)
-        if time_limit is not None:
-            budget.time_limit.FromNanoseconds(int(time_limit * 1e9))
-        return self._call(self.stub.SuggestMove, pb.SuggestMoveRequest(state=state, budget=budget), timeout)
+        `time_limit` in seconds; None leaves it to the server's default (or
+        to `level`: beginner, easy, medium, hard, strong, master)."""
+        request = pb.SuggestMoveRequest(state=state, budget=_budget(time_limit, max_iterations, seed), level=level)
+        return self._call(self.stub.SuggestMove, request, timeout)
+
+    def analyze(
+        self,
+        state: "pb.GameState",
+        *,
+        time_limit: Optional[float] = None,
+        max_iterations: int = 0,
+        seed: int = 0,
+        level: str = "",
+        report_interval: float = 0.1,
+        timeout=None,
+    ) -> Iterator["pb.AnalyzeStreamResponse"]:
+        """The search's analysis as it improves (AnalyzeStream): one
+        response every `report_interval` seconds, the last with .final set.
+        Stop iterating (or close the generator) to cancel the search."""
+        request = pb.AnalyzeStreamRequest(
+            state=state, budget=_budget(time_limit, max_iterations, seed), level=level
+        )
+        request.report_interval.FromNanoseconds(int(report_interval * 1e9))
+        try:
+            stream = self.stub.AnalyzeStream(request, timeout=self.timeout if timeout is None else timeout)
+        except grpc.RpcError as err:
+            raise ParlourError.from_rpc_error(err) from None
+        try:
+            for reply in stream:
+                yield reply
+        except grpc.RpcError as err:
+            raise ParlourError.from_rpc_error(err) from None
+        finally:
+            stream.cancel()
+
+
+def _budget(time_limit: Optional[float], max_iterations: int, seed: int) -> "pb.SearchBudget":
+    budget = pb.SearchBudget(max_iterations=max_iterations, seed=seed)
+    if time_limit is not None:
+        budget.time_limit.FromNanoseconds(int(time_limit * 1e9))
+    return budget
 
 
 # --- drawing a board as text
