@@ -202,7 +202,20 @@ pub fn parse_cell(name: &str) -> Option<u8> {
 
 /// The name of a cell, e.g. `f14`.
 pub fn cell_name(c: u8) -> String {
-    format!("{}{}", (b'a' + file(c)) as char, rank(c))
+    let mut name = String::with_capacity(3);
+    push_cell_name(&mut name, c);
+    name
+}
+
+/// Appends the name of a cell to `out` (no formatting machinery: move
+/// lists name two cells per move).
+pub fn push_cell_name(out: &mut String, c: u8) {
+    out.push((b'a' + file(c)) as char);
+    let r = rank(c);
+    if r >= 10 {
+        out.push((b'0' + r / 10) as char);
+    }
+    out.push((b'0' + r % 10) as char);
 }
 
 /// Steps from every cell to `goal` over the board's cells (king moves that

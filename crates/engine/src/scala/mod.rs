@@ -819,7 +819,11 @@ impl Game for Scala {
     }
 
     fn move_notation(&self, _pos: &Position, mv: Move) -> String {
-        format!("{}-{}", cell_name(mv.from), cell_name(mv.to))
+        let mut text = String::with_capacity(7);
+        board::push_cell_name(&mut text, mv.from);
+        text.push('-');
+        board::push_cell_name(&mut text, mv.to);
+        text
     }
 
     fn move_details(&self, pos: &Position, mv: Move) -> MoveDetails {

@@ -18,7 +18,7 @@ use crate::error::RulesError;
 use crate::game::{
     Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures,
 };
-use crate::notation::{format_cells, parse_cells, split_list, Record};
+use crate::notation::{format_cells, joined, parse_cells, split_list, Record};
 use board::{Board, BLUE, BOARD, COLOURS, SQUEEZE, STRAIGHT};
 
 /// The longest match the `games` key accepts.
@@ -692,9 +692,7 @@ impl Game for ShoulderToShoulder {
 
     fn move_notation(&self, _pos: &Position, mv: Move) -> String {
         match mv {
-            Move::Straight { from, to } | Move::Squeeze { from, to } => {
-                format!("{}-{}", self.name(from), self.name(to))
-            }
+            Move::Straight { from, to } | Move::Squeeze { from, to } => joined(self.name(from), "-", self.name(to)),
             Move::Pass => "pass".into(),
         }
     }

@@ -19,7 +19,7 @@ use crate::bits::Bits;
 use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures};
-use crate::notation::{format_cells, parse_cells, parse_name, split_list, Record};
+use crate::notation::{format_cells, joined, parse_cells, parse_name, split_list, Record};
 use board::{bit, Geometry, HEX, NONE, SQUARE};
 
 /// White's index among the players (in play).
@@ -971,9 +971,9 @@ impl Game for Squeeze {
 
     fn move_notation(&self, _pos: &Position, mv: Move) -> String {
         match mv {
-            Move::Go { from, to } => format!("{}-{}", self.name(from), self.name(to)),
-            Move::King { colour, cell } => format!("{}@{}", COLOURS[colour as usize], self.name(cell)),
-            Move::Stone(c) => format!("stone@{}", self.name(c)),
+            Move::Go { from, to } => joined(self.name(from), "-", self.name(to)),
+            Move::King { colour, cell } => joined(COLOURS[colour as usize], "@", self.name(cell)),
+            Move::Stone(c) => joined("stone", "@", self.name(c)),
             Move::Done => "done".into(),
             Move::Pick(c) => COLOURS[c as usize].into(),
             Move::Bait => "bait".into(),
