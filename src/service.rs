@@ -96,6 +96,27 @@ impl RulesService {
         Ok((self.game(&state.game, &state.variant, Origin::State)?, state))
     }
 
+    /// A call about one state (GenerateMoves, ApplyMove, Evaluate): traced,
+    /// counted against the call limit, the state's game looked up, then
+    /// `body` under the panic guard with the game, the state and the request.
+    async fn on_state<R, T>(
+        &self,
+        method: &'static str,
+        req: Request<R>,
+        state_of: fn(&R) -> &Option<pb::GameState>,
+        body: impl FnOnce(&dyn AnyGame, &pb::GameState, &R) -> Result<T, Status>,
+    ) -> Result<Response<T>, Status> {
+        let call = Call::new(method, &req, "", "");
+        let r = req.into_inner();
+        let (name, variant) = game_names(state_of(&r));
+        traced(Call { game: name, variant, ..call }, async {
+            let _permit = self.permit()?;
+            let (game, state) = self.game_of(state_of(&r))?;
+            guarded(|| body(game, state, &r).map(Response::new))
+        })
+        .await
+    }
+
     /// The engine budget of a search: the request's budget, then its level,
     /// then `default_time`; capped by the server's limits and the caller's
     /// deadline (less a tenth, for the answer's trip).
@@ -291,6 +312,12 @@ async fn traced<T>(
     result
 }
 
+/// The game and variant a request's state names, for the call's span and
+/// metrics (empty when the state is missing).
+fn game_names(state: &Option<pb::GameState>) -> (&str, &str) {
+    state.as_ref().map(|s| (s.game.as_str(), s.variant.as_str())).unwrap_or_default()
+}
+
 /// The time left before the caller's deadline (`grpc-timeout` header).
 fn deadline<T>(req: &Request<T>) -> Option<Duration> {
     let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
@@ -372,38 +399,32 @@ impl Rules for RulesService {
         &self,
         req: Request<pb::GenerateMovesRequest>,
     ) -> Result<Response<pb::GenerateMovesResponse>, Status> {
-        let call = Call::new("GenerateMoves", &req, "", "");
-        let r = req.into_inner();
-        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
-        traced(Call { game: &name, variant: &variant, ..call }, async {
-            let _permit = self.permit()?;
-            let (game, state) = self.game_of(&r.state)?;
-            guarded(|| {
+        self.on_state(
+            "GenerateMoves",
+            req,
+            |r| &r.state,
+            |game, state, _| {
                 let record = convert::record_of(state).map_err(rules(Origin::State))?;
                 let (view, moves) = game.moves(record).map_err(rules(Origin::State))?;
                 let d = game.description();
                 tracing::Span::current().record("parlour.moves", moves.len() as i64);
-                telemetry::METRICS
-                    .moves_generated
-                    .add(moves.len() as u64, &[KeyValue::new("parlour.game", game.description().id)]);
-                Ok(Response::new(pb::GenerateMovesResponse {
+                telemetry::METRICS.moves_generated.add(moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
+                Ok(pb::GenerateMovesResponse {
                     moves: moves.iter().map(|m| convert::mv(d, m)).collect(),
                     state: Some(convert::state(game, &view)),
-                }))
-            })
-        })
+                })
+            },
+        )
         .await
     }
 
     async fn apply_move(&self, req: Request<pb::ApplyMoveRequest>) -> Result<Response<pb::ApplyMoveResponse>, Status> {
-        let call = Call::new("ApplyMove", &req, "", "");
-        let r = req.into_inner();
-        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
-        traced(Call { game: &name, variant: &variant, ..call }, async {
-            let _permit = self.permit()?;
-            let (game, state) = self.game_of(&r.state)?;
-            let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move", "the request has no move"))?;
-            guarded(|| {
+        self.on_state(
+            "ApplyMove",
+            req,
+            |r| &r.state,
+            |game, state, r| {
+                let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move", "the request has no move"))?;
                 let record = convert::record_of(state).map_err(rules(Origin::State))?;
                 let text = convert::move_text(m);
                 let applied = game.apply(record, &MoveInput::Notation(text)).map_err(rules(Origin::State))?;
@@ -414,7 +435,7 @@ impl Rules for RulesService {
                     parlour_engine::Outcome::Drawn => (pb::GameStatus::Drawn, vec![]),
                 };
                 let played = convert::mv(d, &applied.played);
-                Ok(Response::new(pb::ApplyMoveResponse {
+                Ok(pb::ApplyMoveResponse {
                     captured: played.captured.clone(),
                     r#move: Some(played),
                     mover: applied.mover_name.clone(),
@@ -422,25 +443,23 @@ impl Rules for RulesService {
                     status: status as i32,
                     winners,
                     state: Some(convert::state(game, &applied.state)),
-                }))
-            })
-        })
+                })
+            },
+        )
         .await
     }
 
     async fn evaluate(&self, req: Request<pb::EvaluateRequest>) -> Result<Response<pb::EvaluateResponse>, Status> {
-        let call = Call::new("Evaluate", &req, "", "");
-        let r = req.into_inner();
-        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
-        traced(Call { game: &name, variant: &variant, ..call }, async {
-            let _permit = self.permit()?;
-            let (game, state) = self.game_of(&r.state)?;
-            guarded(|| {
+        self.on_state(
+            "Evaluate",
+            req,
+            |r| &r.state,
+            |game, state, _| {
                 let record = convert::record_of(state).map_err(rules(Origin::State))?;
                 let (view, e) = game.evaluate(record).map_err(rules(Origin::State))?;
-                Ok(Response::new(convert::evaluation(game, &view, &e)))
-            })
-        })
+                Ok(convert::evaluation(game, &view, &e))
+            },
+        )
         .await
     }
 
@@ -451,8 +470,8 @@ impl Rules for RulesService {
         let caller_deadline = deadline(&req);
         let call = Call::new("SuggestMove", &req, "", "");
         let r = req.into_inner();
-        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
-        traced(Call { game: &name, variant: &variant, ..call }, async {
+        let (name, variant) = game_names(&r.state);
+        traced(Call { game: name, variant, ..call }, async {
             let permit = (self.permit()?, self.search_permit()?);
             let (game, state) = self.game_of(&r.state)?;
             // Dropping this call (the client cancelled, or the deadline
@@ -504,8 +523,8 @@ impl Rules for RulesService {
     ) -> Result<Response<Self::AnalyzeStreamStream>, Status> {
         let call = Call::new("AnalyzeStream", &req, "", "");
         let r = req.into_inner();
-        let (name, variant) = r.state.as_ref().map(|s| (s.game.clone(), s.variant.clone())).unwrap_or_default();
-        traced(Call { game: &name, variant: &variant, ..call }, async {
+        let (name, variant) = game_names(&r.state);
+        traced(Call { game: name, variant, ..call }, async {
             let permit = (self.permit()?, self.search_permit()?);
             let (game, state) = self.game_of(&r.state)?;
             let every = match r.report_interval {
