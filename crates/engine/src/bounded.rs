@@ -43,6 +43,12 @@ impl<G: Game> Bounded<G> {
     fn limit_reached(pos: &BoundedPosition<G::Position>) -> bool {
         pos.max_plies > 0 && pos.ply >= pos.max_plies
     }
+
+    /// Whether the ply limit, not the game, ended it: a draw, worth 0 to
+    /// every estimate.
+    fn drawn_by_limit(&self, pos: &BoundedPosition<G::Position>) -> bool {
+        Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over()
+    }
 }
 
 impl<G: Game> Game for Bounded<G> {
@@ -144,14 +150,14 @@ impl<G: Game> Game for Bounded<G> {
     }
 
     fn search_value(&self, pos: &Self::Position, player: Player) -> f64 {
-        if Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over() {
+        if self.drawn_by_limit(pos) {
             return 0.0;
         }
         self.game.search_value(&pos.inner, player)
     }
 
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {
-        if Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over() {
+        if self.drawn_by_limit(pos) {
             return 0.0;
         }
         self.game.heuristic(&pos.inner, player)

@@ -255,7 +255,6 @@ impl Squeeze {
         dest
     }
 
-    /// Whether `me` has any king move.
     /// The heuristic for `me` after the player to move in `pos` (a play
     /// position) makes the move the heuristic likes best for it.
     fn after_first_move(&self, pos: &Position, me: Player) -> f64 {
@@ -283,6 +282,7 @@ impl Squeeze {
         }
     }
 
+    /// Whether `me` has any king move.
     pub fn has_move(&self, pos: &Position, me: Player) -> bool {
         mask_cells(pos.kings[me as usize]).any(|k| self.destinations(pos, me, k) != 0)
     }
