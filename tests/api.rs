@@ -80,6 +80,14 @@ async fn missing_state_and_move_are_invalid_argument() {
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
+    assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "move.notation".into()));
+    // Every call about a state names the missing state the same way.
+    let no_move = c.apply_move(pb::ApplyMoveRequest { state: None, r#move: None }).await.unwrap_err();
+    let no_eval = c.evaluate(pb::EvaluateRequest { state: None }).await.unwrap_err();
+    for e in [no_move, no_eval] {
+        assert_eq!(e.code(), Code::InvalidArgument);
+        assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "state".into()));
+    }
     let e = c.evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", "")) }).await.unwrap_err();
     assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()));
 }
