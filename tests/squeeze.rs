@@ -140,6 +140,58 @@ async fn the_rules_example_captures_two_stones_and_a_king() {
     assert_eq!(r.r#move.unwrap().kind, pb::MoveKind::Jump as i32);
 }
 
+/// Issue #24: a king stopping next to two opposing kings in a row captures
+/// the first (the second brackets it) whatever lies beyond the second — a
+/// stone, an empty cell, the edge; the mover's own king beyond takes both; a
+/// single opposing king followed by a stone is safe. Checked through
+/// GenerateMoves' `captured` and through ApplyMove, on both boards.
+#[tokio::test]
+async fn two_opposing_kings_in_a_row_lose_the_first_whatever_lies_beyond() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let cases: [(&str, &str, &str, &[&str]); 10] = [
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,d3; captured=white:0,black:0", "a3-b3", &["c3"]),
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,d3; stones=f3; captured=white:0,black:0", "a3-b3", &["c3"]),
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,d3; stones=e3; captured=white:0,black:0", "a3-b3", &["c3"]),
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,h1; stones=d3; captured=white:0,black:0", "a3-b3", &[]),
+        ("squeeze", "to_move=white; white=a3,e3; black=c3,d3; captured=white:0,black:0", "a3-b3", &["c3", "d3"]),
+        (
+            "hex-squeeze",
+            "to_move=white; white=d5,f4; black=d4,e4,h6; stones=b2,b5,c2,c3,d3,f3,f7,g2,g4,g5,h3,h5; \
+             captured=white:5,black:2",
+            "d5-c4",
+            &["d4"],
+        ),
+        ("hex-squeeze", "to_move=white; white=e1,i5; black=e3,e4,a5; captured=white:0,black:0", "e1-e2", &["e3"]),
+        (
+            "hex-squeeze",
+            "to_move=white; white=e1,i5; black=e3,e4,a5; stones=e7; captured=white:0,black:0",
+            "e1-e2",
+            &["e3"],
+        ),
+        (
+            "hex-squeeze",
+            "to_move=white; white=e1,i5; black=e3,e4,a5; stones=e5; captured=white:0,black:0",
+            "e1-e2",
+            &["e3"],
+        ),
+        ("hex-squeeze", "to_move=white; white=e1,i5; black=e3,a5; stones=e4; captured=white:0,black:0", "e1-e2", &[]),
+    ];
+    for (game, position, m, taken) in cases {
+        let s = state(game, "", position);
+        let listed = moves(&mut c, &s).await;
+        let found = listed.iter().find(|x| x.notation == m).unwrap_or_else(|| panic!("{m} is listed in {position}"));
+        assert_eq!(found.captured, taken, "GenerateMoves {game} {position} {m}");
+        let r = apply(&mut c, &s, m).await;
+        assert_eq!(r.captured, taken, "ApplyMove {game} {position} {m}");
+        let after = r.state.unwrap().position;
+        let cells: Vec<&str> = after.split([' ', ';', ',', '=']).collect();
+        for cell in taken {
+            assert!(!cells.contains(cell), "{cell} is gone after {m}: {after}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn illegal_moves_and_bad_positions_are_explained() {
     let server = TestServer::start().await;

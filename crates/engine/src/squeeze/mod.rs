@@ -321,8 +321,10 @@ impl Squeeze {
                 }
             } else if opp & bit(c) != 0 {
                 // a run of opposing kings: all taken against the mover's own
-                // king; else, unless a stone follows, all but the last (which
-                // brackets them).
+                // king; else all but the last, which brackets them whatever
+                // lies beyond it (a stone, an empty cell, the edge): the line
+                // between the mover and the last king holds kings only. A
+                // single opposing king is taken only against the mover's own.
                 let mut run = 0u64;
                 let mut last = c;
                 while c != NONE && opp & bit(c) != 0 {
@@ -332,7 +334,7 @@ impl Squeeze {
                 }
                 if c != NONE && mine & bit(c) != 0 {
                     kings |= run;
-                } else if c == NONE || pos.stones & bit(c) == 0 {
+                } else {
                     kings |= run & !bit(last);
                 }
             }
