@@ -8,6 +8,7 @@
 //! with its health, reflection, limits and graceful shutdown ([`server`]).
 
 pub mod arena;
+pub mod config;
 pub mod convert;
 pub mod errors;
 pub mod healthcheck;
@@ -15,6 +16,7 @@ pub mod loadtest;
 pub mod server;
 pub mod service;
 pub mod telemetry;
+pub mod transport;
 
 /// The generated protobuf types and tonic stubs of `parlour.v1`.
 pub mod pb {

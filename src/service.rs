@@ -41,12 +41,12 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_concurrent: 256,
+            max_concurrent: crate::config::MAX_CONCURRENT,
             max_concurrent_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            default_search_time: Duration::from_millis(200),
-            max_search_time: Duration::from_secs(10),
-            max_search_iterations: 10_000_000,
-            max_search_nodes: parlour_engine::search::DEFAULT_MAX_NODES,
+            default_search_time: Duration::from_millis(crate::config::DEFAULT_SEARCH_MS),
+            max_search_time: Duration::from_millis(crate::config::MAX_SEARCH_MS),
+            max_search_iterations: crate::config::MAX_SEARCH_ITERATIONS,
+            max_search_nodes: crate::config::MAX_SEARCH_NODES,
         }
     }
 }
@@ -58,13 +58,27 @@ pub struct RulesService {
     limits: Limits,
     in_flight: Arc<Semaphore>,
     searches: Arc<Semaphore>,
+    /// The server's request timeout: searches fit inside it.
+    request_timeout: Option<Duration>,
 }
 
 impl RulesService {
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
         let in_flight = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
         let searches = Arc::new(Semaphore::new(limits.max_concurrent_searches.max(1)));
-        RulesService { registry, limits, in_flight, searches }
+        RulesService { registry, limits, in_flight, searches, request_timeout: None }
+    }
+
+    /// Fits every search (SuggestMove, AnalyzeStream) inside `timeout`.
+    pub fn with_request_timeout(self, timeout: Duration) -> Self {
+        RulesService { request_timeout: Some(timeout), ..self }
+    }
+
+    /// The longest a search may think from the call's arrival: the request
+    /// timeout and the caller's deadline, each less the time kept back for
+    /// the answer's trip (see [`margin`]).
+    fn deadline_cap(&self, caller_deadline: Option<Duration>) -> Option<Duration> {
+        [caller_deadline, self.request_timeout].into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
     }
 
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
@@ -118,8 +132,9 @@ impl RulesService {
     }
 
     /// The engine budget of a search: the request's budget, then its level,
-    /// then `default_time`; capped by the server's limits and the caller's
-    /// deadline (less a tenth, for the answer's trip).
+    /// then `default_time`; capped by the server's limits, the request
+    /// timeout and the caller's deadline (less a margin for the answer's
+    /// trip: [`margin`]).
     fn search_budget(
         &self,
         budget: Option<pb::SearchBudget>,
@@ -151,8 +166,8 @@ impl RulesService {
             },
         };
         time = time.min(self.limits.max_search_time);
-        if let Some(dl) = caller_deadline {
-            time = time.min(dl.mul_f64(0.9));
+        if let Some(cap) = self.deadline_cap(caller_deadline) {
+            time = time.min(cap);
         }
         let max_iterations =
             if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
@@ -165,6 +180,14 @@ impl RulesService {
             stop: Some(stop),
         })
     }
+}
+
+/// The time a search keeps back from a deadline `d` for the answer's trip:
+/// a tenth of it, at least [`crate::config::DEADLINE_MARGIN_FLOOR`] but never
+/// more than half of it (so a 10 ms deadline still leaves 5 ms to think,
+/// and the search makes at least one iteration whatever is left).
+fn margin(d: Duration) -> Duration {
+    (d / 10).max(crate::config::DEADLINE_MARGIN_FLOOR.min(d / 2))
 }
 
 /// Raises a search's stop flag when dropped: held by the RPC future (or the
@@ -468,6 +491,7 @@ impl Rules for RulesService {
         req: Request<pb::SuggestMoveRequest>,
     ) -> Result<Response<pb::SuggestMoveResponse>, Status> {
         let caller_deadline = deadline(&req);
+        let received = Instant::now();
         let call = Call::new("SuggestMove", &req, "", "");
         let r = req.into_inner();
         let (name, variant) = game_names(&r.state);
@@ -485,8 +509,16 @@ impl Rules for RulesService {
             let (game_id, variant) = (game.description().id, game.description().variant);
             let started = Instant::now();
             let rpc_span = tracing::Span::current();
+            // The deadlines count from the call's arrival: time spent before
+            // the search starts (parsing, a busy blocking pool) comes off it.
+            let cap_at = self.deadline_cap(caller_deadline).map(|c| received + c);
+            let mut engine_budget = engine_budget;
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                if let Some(at) = cap_at {
+                    let left = at.saturating_duration_since(Instant::now());
+                    engine_budget.time_limit = Some(engine_budget.time_limit.map_or(left, |t| t.min(left)));
+                }
                 let search_span = tracing::info_span!(
                     parent: &rpc_span,
                     "search",
@@ -536,9 +568,17 @@ impl Rules for RulesService {
             };
             let stop = Arc::new(AtomicBool::new(false));
             let stop_on_drop = StopOnDrop(stop.clone());
-            // No deadline applies to a stream's reports; the budget (by
-            // default the server's largest search time) ends it.
+            // No caller deadline applies to a stream's reports; the budget
+            // (by default the server's largest search time, within the
+            // request timeout) ends it.
             let budget = self.search_budget(r.budget, &r.level, self.limits.max_search_time, None, stop)?;
+            // The stream ends by budget + grace even if the client does not
+            // read it (the transport layer enforces this).
+            let stream_end = budget.time_limit.map(|t| {
+                crate::transport::StreamDeadline(
+                    std::time::Instant::now() + t + 2 * crate::config::REPORT_DELIVERY_TIMEOUT,
+                )
+            });
             let record = convert::record_of(state).map_err(rules(Origin::State))?;
             // Refuse a bad or finished position now, as a status, rather
             // than inside the stream.
@@ -556,15 +596,24 @@ impl Rules for RulesService {
             let (game_id, variant) = (game.description().id, game.description().variant);
             let (tx, rx) = tokio::sync::mpsc::channel::<Result<pb::AnalyzeStreamResponse, Status>>(4);
             let started = Instant::now();
+            let runtime = tokio::runtime::Handle::current();
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                // A report the client does not take within a short time (it
+                // does not read: a zero flow-control window) ends the search,
+                // freeing its permits, instead of blocking it forever.
+                let deliver = |item| {
+                    let sent =
+                        runtime.block_on(tokio::time::timeout(crate::config::REPORT_DELIVERY_TIMEOUT, tx.send(item)));
+                    matches!(sent, Ok(Ok(())))
+                };
                 let game = registry.get(game_id, variant).expect("game resolved above");
                 let last = guarded(|| {
                     let mut report = |s: &Suggestion| {
                         // The position parsed above; the report's state is the same.
                         let Ok(view) = game.load(record.clone()) else { return false };
                         let a = analysis(game, &view, s, started.elapsed());
-                        tx.blocking_send(Ok(pb::AnalyzeStreamResponse { analysis: Some(a), r#final: false })).is_ok()
+                        deliver(Ok(pb::AnalyzeStreamResponse { analysis: Some(a), r#final: false }))
                     };
                     let (view, s) =
                         game.analyze(record.clone(), &budget, every, &mut report).map_err(rules(Origin::State))?;
@@ -573,7 +622,9 @@ impl Rules for RulesService {
                         r#final: true,
                     })
                 });
-                let _ = tx.blocking_send(last);
+                if !deliver(last) {
+                    tracing::debug!("AnalyzeStream: a report was not taken in time; the stream ends");
+                }
             });
             // The stream owns the stop flag's guard: when the client cancels,
             // tonic drops the stream and the search stops at once.
@@ -581,7 +632,11 @@ impl Rules for RulesService {
                 let _ = &stop_on_drop;
                 item
             });
-            Ok(Response::new(Box::pin(stream) as AnalyzeStream))
+            let mut response = Response::new(Box::pin(stream) as AnalyzeStream);
+            if let Some(end) = stream_end {
+                response.extensions_mut().insert(end);
+            }
+            Ok(response)
         })
         .await
     }
