@@ -33,8 +33,13 @@ pub const SERVICE: &str = "parlour.v1.Rules";
 /// The label of a game or variant the server does not know.
 pub const UNKNOWN: &str = "unknown";
 
-/// The longest client text put on a span attribute or in a log line.
+/// The longest client text (a name the server does not know) put on a span
+/// attribute.
 pub const MAX_CLIENT_TEXT: usize = 64;
+
+/// The longest status message in a log line or a span's status (the status
+/// itself quotes the client at most 240 bytes, `errors::status`).
+pub const MAX_MESSAGE: usize = 256;
 
 /// Who a call is about, for its span, log line and metrics.
 pub(crate) struct Call<'a> {
@@ -142,11 +147,11 @@ pub fn labels(game: &str, variant: &str) -> (&'static str, &'static str) {
 }
 
 /// Client text made safe for a log line or a span attribute: at most
-/// [`MAX_CLIENT_TEXT`] characters (then `…`), control characters, line and
+/// `.1` characters (then `…`), control characters, line and
 /// paragraph separators and bidirectional overrides written as Rust escapes
 /// (`\n`, `\u{1b}`, `\u{202e}`), and `\` as `\\`, so what a client sends can
 /// neither start a new log line nor disguise one.
-pub struct Escaped<'a>(pub &'a str);
+pub struct Escaped<'a>(pub &'a str, pub usize);
 
 fn needs_escape(c: char) -> bool {
     c.is_control()
@@ -157,7 +162,7 @@ impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write;
         for (i, c) in self.0.chars().enumerate() {
-            if i == MAX_CLIENT_TEXT {
+            if i == self.1 {
                 return f.write_char('…');
             }
             if needs_escape(c) {
@@ -278,10 +283,10 @@ pub(crate) async fn traced<T>(
         // What the client sent, clipped and escaped, when it is not a name
         // the server knows (the labels say `unknown`).
         if game_label == UNKNOWN {
-            span.record("parlour.request.game", tracing::field::display(Escaped(game)));
+            span.record("parlour.request.game", tracing::field::display(Escaped(game, MAX_CLIENT_TEXT)));
         }
         if variant_label == UNKNOWN {
-            span.record("parlour.request.variant", tracing::field::display(Escaped(variant)));
+            span.record("parlour.request.variant", tracing::field::display(Escaped(variant, MAX_CLIENT_TEXT)));
         }
         if let Some(parent) = parent {
             use tracing_opentelemetry::OpenTelemetrySpanExt;
@@ -309,7 +314,7 @@ pub(crate) async fn traced<T>(
         span.record("error.type", code_label);
         span.record("otel.status_code", "ERROR");
         if let Err(s) = &result {
-            span.record("otel.status_description", tracing::field::display(Escaped(s.message())));
+            span.record("otel.status_description", tracing::field::display(Escaped(s.message(), MAX_MESSAGE)));
         }
     }
 
@@ -351,23 +356,25 @@ pub(crate) async fn traced<T>(
     // Every field is bounded or escaped; `error` is the status message
     // (which may quote the client), never a second `message`.
     let micros = elapsed.as_micros() as u64;
-    let trace_id = trace_id.as_deref().unwrap_or("");
+    let trace_id = trace_id.as_deref();
+    let (game, variant) =
+        ((!game_label.is_empty()).then_some(game_label), (!variant_label.is_empty()).then_some(variant_label));
     match &result {
         Err(s) if fault => tracing::warn!(
             target: "parlour::access",
-            method = name, game = game_label, variant = variant_label, code = code_label, micros, trace_id,
-            error = %Escaped(s.message()),
+            method = name, game, variant, code = code_label, micros, trace_id,
+            error = %Escaped(s.message(), MAX_MESSAGE),
             "call failed"
         ),
         Err(s) => tracing::debug!(
             target: "parlour::access",
-            method = name, game = game_label, variant = variant_label, code = code_label, micros, trace_id,
-            error = %Escaped(s.message()),
+            method = name, game, variant, code = code_label, micros, trace_id,
+            error = %Escaped(s.message(), MAX_MESSAGE),
             "refused"
         ),
         Ok(_) => tracing::debug!(
             target: "parlour::access",
-            method = name, game = game_label, variant = variant_label, code = code_label, micros, trace_id,
+            method = name, game, variant, code = code_label, micros, trace_id,
             "served"
         ),
     }
@@ -414,10 +421,10 @@ mod tests {
 
     #[test]
     fn escaped_text_has_no_line_breaks_and_is_clipped() {
-        let s = Escaped("a\nb\r\u{1b}[31m\u{2028}\\ \u{202e}é").to_string();
+        let s = Escaped("a\nb\r\u{1b}[31m\u{2028}\\ \u{202e}é", 64).to_string();
         assert_eq!(s, "a\\nb\\r\\u{1b}[31m\\u{2028}\\\\ \\u{202e}é");
         let long = "x".repeat(1000);
-        let clipped = Escaped(&long).to_string();
+        let clipped = Escaped(&long, MAX_CLIENT_TEXT).to_string();
         assert_eq!(clipped.chars().count(), MAX_CLIENT_TEXT + 1);
         assert!(clipped.ends_with('…'));
     }

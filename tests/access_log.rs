@@ -81,7 +81,11 @@ async fn client_text_cannot_start_a_new_text_log_line() {
         assert!(!line.contains('\u{1b}') && !line.contains('\r'), "raw control character in {line:?}");
     }
     assert!(!log.lines().any(|l| l.starts_with("FORGED")));
-    assert!(log.contains("x\\nFORGED"), "the newline is escaped:\n{log}");
+    // Each refused line quotes the client's text, escaped.
+    for line in &refused {
+        assert!(line.contains("x\\nFORGED"), "the newline is escaped: {line}");
+        assert!(line.contains("\\r\\u{1b}[2J"), "so are the return and the escape: {line}");
+    }
     assert!(log.lines().any(|l| l.contains("served") && l.contains("ListGames")), "{log}");
 }
 

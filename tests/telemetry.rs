@@ -542,6 +542,7 @@ async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
     let report = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "scripts/check-observability failed:\n{report}\nexported:\n{listing}");
     assert!(report.contains("OK"), "{report}");
+    eprintln!("{report}");
 }
 
 fn hex_decode(s: &str) -> Vec<u8> {
