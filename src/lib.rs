@@ -8,6 +8,7 @@
 //! with its health, reflection, limits and graceful shutdown ([`server`]).
 
 pub mod arena;
+pub mod calls;
 pub mod config;
 pub mod convert;
 pub mod errors;

@@ -1,5 +1,6 @@
 //! The `parlour.v1.Rules` service: requests in, engine calls, responses out.
 
+use crate::calls::{game_names, traced, Call};
 use crate::convert;
 use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
@@ -15,8 +16,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_stream::Stream;
-use tonic::{Code, Request, Response, Status};
-use tracing::Instrument;
+use tonic::{Request, Response, Status};
 
 /// Limits the service enforces.
 #[derive(Clone, Debug)]
@@ -236,111 +236,6 @@ fn rules(origin: Origin) -> impl Fn(RulesError) -> Status {
     move |e| errors::status(&e, origin)
 }
 
-/// Who a call is about, for its span, log line and metrics.
-struct Call<'a> {
-    method: &'static str,
-    game: &'a str,
-    variant: &'a str,
-    /// The caller's trace context, when spans are exported.
-    parent: Option<opentelemetry::Context>,
-}
-
-impl<'a> Call<'a> {
-    fn new<T>(method: &'static str, req: &Request<T>, game: &'a str, variant: &'a str) -> Self {
-        let parent = telemetry::tracing_enabled().then(|| telemetry::extract(req.metadata()));
-        Call { method, game, variant, parent }
-    }
-}
-
-fn is_server_fault(code: Code) -> bool {
-    matches!(
-        code,
-        Code::Unknown
-            | Code::DeadlineExceeded
-            | Code::Unimplemented
-            | Code::Internal
-            | Code::Unavailable
-            | Code::DataLoss
-    )
-}
-
-/// Runs one call inside its span: logs the outcome and duration, records
-/// the metrics, continues the caller's trace and returns its context in the
-/// response metadata.
-async fn traced<T>(
-    call: Call<'_>,
-    fut: impl std::future::Future<Output = Result<Response<T>, Status>>,
-) -> Result<Response<T>, Status> {
-    let Call { method, game, variant, parent } = call;
-    let span = tracing::info_span!(
-        "rpc",
-        "otel.name" = format!("parlour.v1.Rules/{method}"),
-        "otel.kind" = "server",
-        "otel.status_code" = tracing::field::Empty,
-        "rpc.system" = "grpc",
-        "rpc.service" = "parlour.v1.Rules",
-        "rpc.method" = method,
-        "rpc.grpc.status_code" = tracing::field::Empty,
-        "parlour.game" = game,
-        "parlour.variant" = variant,
-        "parlour.moves" = tracing::field::Empty,
-        "parlour.search.iterations" = tracing::field::Empty,
-        trace_id = tracing::field::Empty,
-    );
-    if let Some(parent) = parent {
-        use tracing_opentelemetry::OpenTelemetrySpanExt;
-        let _ = span.set_parent(parent);
-        if let Some(id) = telemetry::trace_id(&span) {
-            span.record("trace_id", id);
-        }
-    }
-    let metrics = &*telemetry::METRICS;
-    let method_label = [KeyValue::new("rpc.method", method)];
-    metrics.in_flight.add(1, &method_label);
-    let started = Instant::now();
-    let mut result = fut.instrument(span.clone()).await;
-    let elapsed = started.elapsed();
-    metrics.in_flight.add(-1, &method_label);
-    let code = match &result {
-        Ok(_) => Code::Ok,
-        Err(s) => s.code(),
-    };
-    span.record("rpc.grpc.status_code", code as i32);
-    if is_server_fault(code) {
-        span.record("otel.status_code", "ERROR");
-    }
-    let labels = [
-        KeyValue::new("rpc.method", method),
-        KeyValue::new("parlour.game", game.to_string()),
-        KeyValue::new("rpc.grpc.status_code", code as i64),
-    ];
-    metrics.requests.add(1, &labels);
-    metrics.duration.record(elapsed.as_secs_f64(), &labels);
-    if code == Code::ResourceExhausted {
-        metrics.shed.add(1, &method_label);
-    }
-    {
-        let _entered = span.enter();
-        let micros = elapsed.as_micros() as u64;
-        match &result {
-            Ok(_) => tracing::info!(code = "OK", micros, "served"),
-            Err(s) => tracing::info!(code = ?s.code(), micros, message = s.message(), "refused"),
-        }
-    }
-    if telemetry::tracing_enabled() {
-        if let Ok(resp) = &mut result {
-            telemetry::inject(&span, resp.metadata_mut());
-        }
-    }
-    result
-}
-
-/// The game and variant a request's state names, for the call's span and
-/// metrics (empty when the state is missing).
-fn game_names(state: &Option<pb::GameState>) -> (&str, &str) {
-    state.as_ref().map(|s| (s.game.as_str(), s.variant.as_str())).unwrap_or_default()
-}
-
 /// The time left before the caller's deadline (`grpc-timeout` header).
 fn deadline<T>(req: &Request<T>) -> Option<Duration> {
     let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
@@ -385,7 +280,8 @@ impl Rules for RulesService {
     async fn new_game(&self, req: Request<pb::NewGameRequest>) -> Result<Response<pb::NewGameResponse>, Status> {
         let call = Call::new("NewGame", &req, "", "");
         let r = req.into_inner();
-        traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
+        let (name, variant) = if r.game.is_empty() { game_names(&r.previous_game) } else { (&*r.game, &*r.variant) };
+        traced(Call { game: name, variant, ..call }, async {
             let _permit = self.permit()?;
             let view = if let Some(prev) = &r.previous_game {
                 if !r.position.trim().is_empty() {
