@@ -82,6 +82,14 @@ struct ServeArgs {
     /// Require client certificates signed by this CA (PEM): mutual TLS.
     #[arg(long, env = "PARLOUR_TLS_CLIENT_CA", requires = "tls_cert")]
     tls_client_ca: Option<std::path::PathBuf>,
+    /// Origins whose pages may call the API from the browser (CORS), e.g.
+    /// `https://games.example.org`; repeat or separate with commas; `*`
+    /// allows any. None by default: the playground is same-origin.
+    #[arg(long = "cors-origin", env = "PARLOUR_CORS_ORIGINS", value_delimiter = ',')]
+    cors_origins: Vec<String>,
+    /// Do not serve the playground at `/` (gRPC, gRPC-Web and JSON stay).
+    #[arg(long, env = "PARLOUR_NO_PLAYGROUND")]
+    no_playground: bool,
     /// Log format.
     #[arg(long, env = "PARLOUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -133,6 +141,11 @@ async fn main() -> anyhow::Result<()> {
                     max_search_nodes: a.max_search_nodes,
                 },
                 tls: None,
+                web: parlour::web::WebConfig {
+                    cors_origins: parlour::web::parse_origins(&a.cors_origins),
+                    playground: !a.no_playground,
+                    ..Default::default()
+                },
             };
             let read =
                 |p: &std::path::Path| std::fs::read(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()));

@@ -31,6 +31,8 @@ pub struct ServerConfig {
     /// Serve over TLS with this identity (and verify clients when it has a
     /// client CA); plaintext when `None`.
     pub tls: Option<TlsConfig>,
+    /// The web front: gRPC-Web, JSON, CORS, the playground (`crate::web`).
+    pub web: crate::web::WebConfig,
 }
 
 /// PEM-encoded TLS material.
@@ -53,6 +55,7 @@ impl Default for ServerConfig {
             shutdown_grace: Duration::from_secs(30),
             limits: Limits::default(),
             tls: None,
+            web: crate::web::WebConfig::default(),
         }
     }
 }
@@ -111,7 +114,11 @@ pub async fn run(
         builder = builder.tls_config(t)?;
         tracing::info!(mtls = tls.client_ca_pem.is_some(), "TLS on");
     }
+    // gRPC-Web, JSON and the playground answer on the same port (HTTP/1.1 too).
+    let web = crate::web::WebConfig { max_request_bytes: config.max_request_bytes, ..config.web.clone() };
     let serve = builder
+        .accept_http1(true)
+        .layer(crate::web::layers(&web))
         .timeout(config.request_timeout)
         .add_service(health_service)
         .add_service(reflection_v1)
