@@ -18,6 +18,7 @@ pub mod server;
 pub mod service;
 pub mod telemetry;
 pub mod transport;
+pub mod web;
 
 /// The generated protobuf types and tonic stubs of `parlour.v1`.
 pub mod pb {
@@ -29,3 +30,12 @@ pub mod pb {
 }
 
 pub use server::{run, ServerConfig, TlsConfig};
+
+/// The same messages as [`pb`], with the proto3 JSON mapping (pbjson's serde
+/// impls, well-known types from pbjson-types): what the web front transcodes
+/// JSON with. Same wire format as [`pb`], so bytes pass between them.
+pub mod pbjson {
+    #![allow(clippy::all, missing_docs)]
+    include!(concat!(env!("OUT_DIR"), "/json/parlour.v1.rs"));
+    include!(concat!(env!("OUT_DIR"), "/json/parlour.v1.serde.rs"));
+}

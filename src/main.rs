@@ -118,6 +118,14 @@ struct ServeArgs {
     /// client does not read) gets its connection closed, in milliseconds.
     #[arg(long, env = "PARLOUR_STREAM_GRACE_MS", default_value_t = defaults::STREAM_GRACE_MS)]
     stream_grace_ms: u64,
+    /// Origins whose pages may call the API from the browser (CORS), e.g.
+    /// `https://games.example.org`; repeat or separate with commas; `*`
+    /// allows any. None by default: the playground is same-origin.
+    #[arg(long = "cors-origin", env = "PARLOUR_CORS_ORIGINS", value_delimiter = ',')]
+    cors_origins: Vec<String>,
+    /// Do not serve the playground at `/` (gRPC, gRPC-Web and JSON stay).
+    #[arg(long, env = "PARLOUR_NO_PLAYGROUND")]
+    no_playground: bool,
     /// Log format.
     #[arg(long, env = "PARLOUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -179,6 +187,11 @@ async fn main() -> anyhow::Result<()> {
                     keepalive_interval: Duration::from_millis(a.keepalive_interval_ms),
                     keepalive_timeout: Duration::from_millis(a.keepalive_timeout_ms),
                     stream_grace: Duration::from_millis(a.stream_grace_ms),
+                },
+                web: parlour::web::WebConfig {
+                    cors_origins: parlour::web::parse_origins(&a.cors_origins),
+                    playground: !a.no_playground,
+                    ..Default::default()
                 },
             };
             let read =

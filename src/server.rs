@@ -33,6 +33,8 @@ pub struct ServerConfig {
     pub tls: Option<TlsConfig>,
     /// Connection and stream limits (HTTP/2, TCP, TLS).
     pub transport: TransportLimits,
+    /// The web front: gRPC-Web, JSON, CORS, the playground (`crate::web`).
+    pub web: crate::web::WebConfig,
 }
 
 /// PEM-encoded TLS material.
@@ -56,6 +58,7 @@ impl Default for ServerConfig {
             limits: Limits::default(),
             tls: None,
             transport: TransportLimits::default(),
+            web: crate::web::WebConfig::default(),
         }
     }
 }
@@ -117,10 +120,15 @@ pub async fn run(
     // stuck-reply deadlines). No Nagle delay: answers are small.
     let incoming = transport::incoming(listener, transport::AcceptConfig { limits: t.clone(), tls });
     let keepalive = (!t.keepalive_interval.is_zero()).then_some(t.keepalive_interval);
+    // gRPC-Web, JSON and the playground answer on the same port (HTTP/1.1
+    // too); their calls then pass the same limits as gRPC's.
+    let web = crate::web::WebConfig { max_request_bytes: config.max_request_bytes, ..config.web.clone() };
     let serve = tonic::transport::Server::builder()
+        .accept_http1(true)
         .max_concurrent_streams(t.max_streams_per_connection)
         .http2_keepalive_interval(keepalive)
         .http2_keepalive_timeout(Some(t.keepalive_timeout))
+        .layer(crate::web::layers(&web))
         // The request timeout is the layer's (DEADLINE_EXCEEDED, streams
         // included), not tonic's (CANCELLED, unary only).
         .layer(CallLimitsLayer::new(config.request_timeout, t))
