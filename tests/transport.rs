@@ -329,7 +329,7 @@ async fn unread_replies_are_capped_per_connection() {
     let server = TestServer::with_config(config(|c| c.transport.max_streams_per_connection = 8)).await;
     // DescribeGame calls whose replies are never read (window of 1 byte):
     // only as many as the stream limit are ever open on the connection.
-    let mut h2 = h2_connect(server.addr, 1).await;
+    let h2 = h2_connect(server.addr, 1).await;
     let describe = grpc_frame(&pb::DescribeGameRequest { game: "scala".into(), ..Default::default() });
     // Once the server's SETTINGS are in, the client keeps to them.
     tokio::time::timeout(BOUND, async {
