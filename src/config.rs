@@ -56,7 +56,7 @@ pub const REPORT_DELIVERY_TIMEOUT: Duration = Duration::from_millis(500);
 /// The least time SuggestMove keeps back from a deadline (the caller's or the
 /// request timeout) for the answer's trip; a tenth of the deadline when that
 /// is more, and never more than half the deadline.
-pub const DEADLINE_MARGIN_FLOOR: Duration = Duration::from_millis(8);
+pub const DEADLINE_MARGIN_FLOOR: Duration = Duration::from_millis(10);
 
 /// Checks settings that would make a replica useless or break a promise,
 /// naming the flag: `--max-search-iterations 0` (would mean "unlimited"),

@@ -537,3 +537,38 @@ impl Rules for RulesService {
         .await
     }
 }
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::*;
+
+    fn service(request_timeout: Duration) -> RulesService {
+        RulesService::new(Arc::new(Registry::new()), Limits::default()).with_request_timeout(request_timeout)
+    }
+
+    fn thinking_time(s: &RulesService, asked: Duration, caller: Option<Duration>) -> Duration {
+        let budget = pb::SearchBudget {
+            time_limit: Some(prost_types::Duration { seconds: 0, nanos: asked.as_nanos() as i32 }),
+            ..Default::default()
+        };
+        let b = s.search_budget(Some(budget), "", Duration::ZERO, caller, Arc::default()).unwrap();
+        b.time_limit.unwrap()
+    }
+
+    #[test]
+    fn short_deadlines_keep_a_margin_of_milliseconds_and_long_ones_a_tenth() {
+        let ms = Duration::from_millis;
+        assert_eq!(margin(ms(10)), ms(5));
+        assert_eq!(margin(ms(20)), ms(10));
+        assert_eq!(margin(ms(30)), ms(10));
+        assert_eq!(margin(ms(1_000)), ms(100));
+        let s = service(Duration::from_secs(30));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(30))), ms(20));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(10))), ms(5));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(900));
+        // The request timeout bounds the search as a caller's deadline does.
+        let s = service(ms(300));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(270));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(50))), ms(40));
+    }
+}
