@@ -101,6 +101,15 @@ async fn every_unary_call_answers_json() {
     assert!(s["iterations"].as_str().unwrap().parse::<u64>().unwrap() <= 200, "{s}");
     let s = ok(&server, "SuggestMove", json!({"state": start, "level": "beginner"})).await;
     assert!(s["move"]["notation"].is_string(), "{s}");
+
+    let r = ok(
+        &server,
+        "RenderBoard",
+        json!({"state": applied["state"], "lastMove": applied["move"], "width": 300, "theme": "dark"}),
+    )
+    .await;
+    assert_eq!(r["width"], 300);
+    assert!(r["svg"].as_str().unwrap().starts_with("<svg"), "{r}");
 }
 
 /// The first detail of a type in a Connect error, as its protobuf bytes.

@@ -173,6 +173,7 @@ pub fn method(name: &str) -> Option<MethodCodec> {
         "Evaluate" => m!(false, j::EvaluateRequest, j::EvaluateResponse),
         "SuggestMove" => m!(false, j::SuggestMoveRequest, j::SuggestMoveResponse),
         "AnalyzeStream" => m!(true, j::AnalyzeStreamRequest, j::AnalyzeStreamResponse),
+        "RenderBoard" => m!(false, j::RenderBoardRequest, j::RenderBoardResponse),
         _ => return None,
     })
 }
