@@ -359,7 +359,9 @@ async fn playground_is_served_at_the_root_unless_turned_off() {
     let web = WebConfig { playground: false, ..Default::default() };
     let off = TestServer::with_config(ServerConfig { web, ..Default::default() }).await;
     let (status, _, _) = get(format!("{}/", off.url())).await;
-    assert_ne!(status, 200);
+    assert_eq!(status, 404);
+    let (status, _, _) = get(format!("{}/favicon.ico", server.url())).await;
+    assert_eq!(status, 404);
     // The API still answers.
     assert!(ok(&off, "ListGames", json!({})).await["games"].is_array());
 }
