@@ -14,6 +14,7 @@ pub mod convert;
 pub mod errors;
 pub mod healthcheck;
 pub mod loadtest;
+pub mod render;
 pub mod server;
 pub mod service;
 pub mod telemetry;

@@ -536,6 +536,29 @@ impl Rules for RulesService {
         })
         .await
     }
+
+    // --- web (#18) ---
+
+    async fn render_board(
+        &self,
+        req: Request<pb::RenderBoardRequest>,
+    ) -> Result<Response<pb::RenderBoardResponse>, Status> {
+        self.on_state(
+            "RenderBoard",
+            req,
+            |r| &r.state,
+            |game, state, r| {
+                let opts = crate::render::options(r).map_err(|(f, m)| errors::bad_argument(&f, m))?;
+                let record = convert::record_of(state).map_err(rules(Origin::State))?;
+                let view = game.load(record).map_err(rules(Origin::State))?;
+                let state = convert::state(game, &view);
+                let p = crate::render::render(&convert::description(game), &state, &opts)
+                    .map_err(|(f, m)| errors::bad_argument(&f, m))?;
+                Ok(pb::RenderBoardResponse { svg: p.svg, width: p.width, height: p.height, state: Some(state) })
+            },
+        )
+        .await
+    }
 }
 
 #[cfg(test)]

@@ -101,6 +101,15 @@ async fn every_unary_call_answers_json() {
     assert!(s["iterations"].as_str().unwrap().parse::<u64>().unwrap() <= 200, "{s}");
     let s = ok(&server, "SuggestMove", json!({"state": start, "level": "beginner"})).await;
     assert!(s["move"]["notation"].is_string(), "{s}");
+
+    let r = ok(
+        &server,
+        "RenderBoard",
+        json!({"state": applied["state"], "lastMove": applied["move"], "width": 300, "theme": "dark"}),
+    )
+    .await;
+    assert_eq!(r["width"], 300);
+    assert!(r["svg"].as_str().unwrap().starts_with("<svg"), "{r}");
 }
 
 /// The first detail of a type in a Connect error, as its protobuf bytes.
@@ -350,7 +359,9 @@ async fn playground_is_served_at_the_root_unless_turned_off() {
     let web = WebConfig { playground: false, ..Default::default() };
     let off = TestServer::with_config(ServerConfig { web, ..Default::default() }).await;
     let (status, _, _) = get(format!("{}/", off.url())).await;
-    assert_ne!(status, 200);
+    assert_eq!(status, 404);
+    let (status, _, _) = get(format!("{}/favicon.ico", server.url())).await;
+    assert_eq!(status, 404);
     // The API still answers.
     assert!(ok(&off, "ListGames", json!({})).await["games"].is_array());
 }

@@ -71,6 +71,7 @@ enum Kind {
     Unary,
     Stream,
     Asset(&'static playground::Asset),
+    NotFound,
     Pass,
 }
 
@@ -105,8 +106,10 @@ where
         let path = req.uri().path();
         let kind = match *req.method() {
             HttpMethod::GET | HttpMethod::HEAD if self.playground => {
-                playground::asset(path).map_or(Kind::Pass, Kind::Asset)
+                playground::asset(path).map_or(Kind::NotFound, Kind::Asset)
             }
+            // No gRPC flavour is a GET: a plain 404 for browsers and curl.
+            HttpMethod::GET | HttpMethod::HEAD => Kind::NotFound,
             HttpMethod::POST if path.starts_with(PREFIX) => match media_type(req.headers()).as_str() {
                 "application/json" => Kind::Unary,
                 "application/connect+json" => Kind::Stream,
@@ -121,6 +124,7 @@ where
                 Ok(resp.map(Body::new))
             }),
             Kind::Asset(a) => Box::pin(async move { Ok(playground::response(a)) }),
+            Kind::NotFound => Box::pin(async move { Ok(playground::not_found()) }),
             Kind::Unary => Box::pin(async move { Ok(unary(inner, req, limit).await) }),
             Kind::Stream => Box::pin(async move { Ok(stream(inner, req, limit).await) }),
         }
@@ -173,6 +177,7 @@ pub fn method(name: &str) -> Option<MethodCodec> {
         "Evaluate" => m!(false, j::EvaluateRequest, j::EvaluateResponse),
         "SuggestMove" => m!(false, j::SuggestMoveRequest, j::SuggestMoveResponse),
         "AnalyzeStream" => m!(true, j::AnalyzeStreamRequest, j::AnalyzeStreamResponse),
+        "RenderBoard" => m!(false, j::RenderBoardRequest, j::RenderBoardResponse),
         _ => return None,
     })
 }

@@ -24,6 +24,7 @@ pub static ASSETS: &[Asset] = &[
         content_type: "text/javascript; charset=utf-8",
         bytes: include_bytes!("../../web/app.js"),
     },
+    Asset { path: "/favicon.svg", content_type: "image/svg+xml", bytes: include_bytes!("../../web/favicon.svg") },
     Asset { path: "/style.css", content_type: "text/css; charset=utf-8", bytes: include_bytes!("../../web/style.css") },
 ];
 
@@ -40,5 +41,13 @@ pub fn response(a: &'static Asset) -> Response<Body> {
     h.insert(header::CONTENT_TYPE, HeaderValue::from_static(a.content_type));
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     h.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    resp
+}
+
+/// The answer to a GET of anything else.
+pub fn not_found() -> Response<Body> {
+    let mut resp = Response::new(Body::new(Full::new(Bytes::from_static(b"not found\n"))));
+    *resp.status_mut() = http::StatusCode::NOT_FOUND;
+    resp.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8"));
     resp
 }
