@@ -18,6 +18,8 @@ use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
 
+mod records;
+
 /// Limits the service enforces.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -584,5 +586,23 @@ impl Rules for RulesService {
             Ok(Response::new(Box::pin(stream) as AnalyzeStream))
         })
         .await
+    }
+
+    // Whole games (#17): the handlers live in service/records.rs.
+
+    async fn replay_game(
+        &self,
+        req: Request<pb::ReplayGameRequest>,
+    ) -> Result<Response<pb::ReplayGameResponse>, Status> {
+        records::replay_game(self, req).await
+    }
+
+    type AnalyzeGameStream = records::AnalyzeGameStream;
+
+    async fn analyze_game(
+        &self,
+        req: Request<pb::AnalyzeGameRequest>,
+    ) -> Result<Response<Self::AnalyzeGameStream>, Status> {
+        records::analyze_game(self, req).await
     }
 }

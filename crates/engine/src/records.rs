@@ -20,7 +20,7 @@
 
 use crate::dynamic::{checked_move, move_view, view, MoveView, StateView};
 use crate::error::{ErrorKind, RulesError};
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome};
 use crate::notation::Record;
 use std::collections::HashMap;
 
@@ -245,8 +245,9 @@ pub struct Replay {
     pub start: StateView,
     /// The moves made, canonical and described, each before it was made.
     pub played: Vec<MoveView>,
-    /// Who made each move (a seat index before the move).
-    pub movers: Vec<Player>,
+    /// Who made each move, as the position text names the seat to move
+    /// (a colour in play, a game's own seat name in a pre-game phase).
+    pub movers: Vec<String>,
     /// The state after each move made, when asked for.
     pub states: Vec<StateView>,
     /// The state after the last move made (the start when none was).
@@ -266,6 +267,7 @@ pub fn replay<G: Game>(game: &G, start: Record, moves: &[String], keep_states: b
     let start_view = view(game, &pos);
     let mut seen: HashMap<String, (usize, u32)> = HashMap::new();
     seen.insert(crate::keys::position_key(d, &start_view.record), (0, 1));
+    let mut to_move = start_view.to_move_name().to_string();
     let mut out = Replay {
         start: start_view.clone(),
         played: Vec::with_capacity(moves.len()),
@@ -284,9 +286,10 @@ pub fn replay<G: Game>(game: &G, start: Record, moves: &[String], keep_states: b
             }
         };
         out.played.push(move_view(game, &pos, m));
-        out.movers.push(game.to_move(&pos));
         game.play(&mut pos, m);
         let record = game.to_record(&pos);
+        let next = record.get("to_move").unwrap_or_default().to_string();
+        out.movers.push(std::mem::replace(&mut to_move, next));
         let key = crate::keys::position_key(d, &record);
         let entry = seen.entry(key).or_insert((i + 1, 0));
         entry.1 += 1;
