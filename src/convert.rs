@@ -130,6 +130,7 @@ pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
             .filter(|(k, _)| k != "to_move" && !piece_keys.contains(k))
             .map(|(k, val)| pb::PositionField { key: k.clone(), value: val.clone() })
             .collect(),
+        ..key_fields(game, v)
     }
 }
 
@@ -313,5 +314,17 @@ pub fn summary(d: &Description) -> pb::GameSummary {
         variants: d.variants.iter().map(|v| v.name.to_string()).collect(),
         default_variant: d.variants.iter().find(|v| v.is_default).map(|v| v.name.to_string()).unwrap_or_default(),
         player_count: d.players.len() as u32,
+    }
+}
+
+/// A `GameState` holding only the position keys of a state (docs/records.md).
+pub fn key_fields(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
+    let k = game.keys(v);
+    pb::GameState {
+        position_key: k.position_key,
+        position_hash: k.position_hash,
+        symmetry_key: k.symmetry_key,
+        symmetry_hash: k.symmetry_hash,
+        ..Default::default()
     }
 }

@@ -18,6 +18,8 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
+mod records;
+
 /// Limits the service enforces.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -535,6 +537,24 @@ impl Rules for RulesService {
             Ok(response)
         })
         .await
+    }
+
+    // Whole games (#17): the handlers live in service/records.rs.
+
+    async fn replay_game(
+        &self,
+        req: Request<pb::ReplayGameRequest>,
+    ) -> Result<Response<pb::ReplayGameResponse>, Status> {
+        records::replay_game(self, req).await
+    }
+
+    type AnalyzeGameStream = records::AnalyzeGameStream;
+
+    async fn analyze_game(
+        &self,
+        req: Request<pb::AnalyzeGameRequest>,
+    ) -> Result<Response<Self::AnalyzeGameStream>, Status> {
+        records::analyze_game(self, req).await
     }
 
     // --- web (#18) ---

@@ -132,6 +132,13 @@ pub trait AnyGame: Send + Sync {
         every: Duration,
         report: &mut dyn FnMut(&Suggestion) -> bool,
     ) -> Result<(StateView, Suggestion), RulesError>;
+
+    // Records and keys (see [`crate::keys`], [`crate::records`]).
+
+    /// The position key, its hash and the symmetry key of a state.
+    fn keys(&self, view: &StateView) -> crate::keys::Keys;
+    /// Replays `moves` from `start`, stopping at the first illegal one.
+    fn replay(&self, start: Record, moves: &[String], keep_states: bool) -> Result<crate::records::Replay, RulesError>;
 }
 
 /// Shows a position of a typed game.
@@ -238,5 +245,15 @@ impl<G: Game> AnyGame for G {
         let s = search::analyze(self, &pos, budget, every, report)
             .ok_or_else(|| RulesError::game_over("the game is over: there is no move to suggest"))?;
         Ok((view(self, &pos), s))
+    }
+
+    // Records and keys.
+
+    fn keys(&self, view: &StateView) -> crate::keys::Keys {
+        crate::keys::keys(self, &view.record, view.phase)
+    }
+
+    fn replay(&self, start: Record, moves: &[String], keep_states: bool) -> Result<crate::records::Replay, RulesError> {
+        crate::records::replay(self, start, moves, keep_states)
     }
 }

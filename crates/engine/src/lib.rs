@@ -13,6 +13,7 @@
 //! - [`registry`]: the games by id and variant.
 //! - [`greedy`], [`playout`]: a baseline player and seeded random playouts.
 //! - [`search`]: the strong player (Monte Carlo tree search) and its levels.
+//! - [`keys`], [`records`]: position keys and hashes; game records and replay.
 
 pub mod bits;
 pub mod bounded;
@@ -21,8 +22,10 @@ pub mod dynamic;
 pub mod error;
 pub mod game;
 pub mod greedy;
+pub mod keys;
 pub mod notation;
 pub mod playout;
+pub mod records;
 pub mod registry;
 pub mod search;
 
