@@ -2,6 +2,9 @@
 //! its spans and metrics over OTLP/gRPC to an in-process receiver; calls made
 //! with a W3C `traceparent` must continue the caller's trace.
 
+mod common;
+
+use common::free_port;
 use opentelemetry_proto::tonic::collector::metrics::v1::metrics_service_server::{
     MetricsService, MetricsServiceServer,
 };
@@ -62,10 +65,6 @@ impl Drop for Proc {
 
 fn attr<'a>(attrs: &'a [KeyValue], key: &str) -> Option<&'a Value> {
     attrs.iter().find(|kv| kv.key == key).and_then(|kv| kv.value.as_ref()).and_then(|v| v.value.as_ref())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 #[tokio::test]
