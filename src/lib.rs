@@ -6,14 +6,15 @@
 //! ([`convert`]), implements the `parlour.v1.Rules` service ([`service`]),
 //! maps engine errors to rich gRPC statuses ([`errors`]) and runs the server
 //! with its health, reflection, limits and graceful shutdown ([`server`]).
+//!
+//! The client tools of the `parlour` binary (`healthcheck`, `arena`,
+//! `bench`) are not part of this library: they are modules of the binary
+//! (`src/main.rs`), built on the public API here and on the engine.
 
-pub mod arena;
 pub mod calls;
 pub mod config;
 pub mod convert;
 pub mod errors;
-pub mod healthcheck;
-pub mod loadtest;
 pub mod render;
 pub mod server;
 pub mod service;

@@ -1,4 +1,9 @@
 //! The `parlour` binary: parses flags, sets up logging, wires the server.
+//! Its client tools are modules of the binary, not of the library.
+
+mod arena;
+mod healthcheck;
+mod loadtest;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use parlour::config as defaults;
@@ -21,13 +26,13 @@ enum Command {
     /// Serve the parlour.v1.Rules gRPC service (with health and reflection).
     Serve(ServeArgs),
     /// Ask a server's grpc.health.v1 Check; exit 0 when SERVING, 1 otherwise.
-    Healthcheck(parlour::healthcheck::HealthcheckArgs),
+    Healthcheck(healthcheck::HealthcheckArgs),
     /// Measure playing strength: engine settings against each other and the
     /// baselines over many seeded games (see docs/ai.md).
-    Arena(parlour::arena::ArenaArgs),
+    Arena(arena::ArenaArgs),
     /// Load a running server: throughput and latency of the rules calls
     /// beside the health Check's, as a markdown table (docs/performance.md).
-    Bench(parlour::loadtest::BenchArgs),
+    Bench(loadtest::BenchArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -156,9 +161,9 @@ async fn shutdown_signal() {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Healthcheck(a) => std::process::exit(parlour::healthcheck::main(a).await),
-        Command::Arena(a) => tokio::task::block_in_place(|| parlour::arena::main(a)),
-        Command::Bench(a) => parlour::loadtest::main(a).await,
+        Command::Healthcheck(a) => std::process::exit(healthcheck::main(a).await),
+        Command::Arena(a) => tokio::task::block_in_place(|| arena::main(a)),
+        Command::Bench(a) => loadtest::main(a).await,
         Command::Serve(a) => {
             let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {

@@ -8,23 +8,11 @@ use tonic::Code;
 
 const START: &str = "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d";
 
-async fn new_game(
-    c: &mut parlour::pb::rules_client::RulesClient<tonic::transport::Channel>,
-    variant: &str,
-) -> pb::GameState {
-    c.new_game(pb::NewGameRequest { game: "contiguity".into(), variant: variant.into(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap()
-}
-
 #[tokio::test]
 async fn new_game_gives_the_start_position_in_both_forms() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, "contiguity", "").await;
     assert_eq!(s.position, START);
     assert_eq!(
         (s.game.as_str(), s.variant.as_str(), s.to_move.as_str(), s.phase.as_str()),
@@ -52,7 +40,7 @@ async fn new_game_gives_the_start_position_in_both_forms() {
 async fn generate_moves_lists_164_from_the_start_with_paths() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, "contiguity", "").await;
     let moves = c.generate_moves(pb::GenerateMovesRequest { state: Some(s) }).await.unwrap().into_inner().moves;
     assert_eq!(moves.len(), 164);
     let m = moves.iter().find(|m| m.notation == "1b-3b").unwrap();
@@ -67,7 +55,7 @@ async fn generate_moves_lists_164_from_the_start_with_paths() {
 async fn apply_move_by_notation_or_cells_and_report_the_result() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, "contiguity", "").await;
     let by_cells = pb::Move { from: "30a".into(), to: "5a".into(), ..Default::default() };
     let r = c
         .apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(by_cells) })
@@ -172,7 +160,7 @@ async fn illegal_moves_and_bad_positions_are_explained() {
 async fn bidding_variant_end_to_end() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let mut s = new_game(&mut c, "bidding").await;
+    let mut s = new_game(&mut c, "contiguity", "bidding").await;
     assert_eq!(s.phase, "bidding");
     for (action, mover) in [("bid30", "white"), ("bid25", "red"), ("stop", "white"), ("first", "red")] {
         let r = c
@@ -199,7 +187,7 @@ async fn whole_random_games_play_through_the_service() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for seed in 0..3 {
-        let mut s = new_game(&mut c, "").await;
+        let mut s = new_game(&mut c, "contiguity", "").await;
         s.position.push_str("; max_plies=60");
         let (end, plies) = play_through(&mut c, s, 100, seed).await;
         assert!(plies <= 60);
@@ -212,7 +200,7 @@ async fn whole_random_games_play_through_the_service() {
 async fn suggest_move_is_deterministic_for_a_seed_and_reports_its_work() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let st = new_game(&mut c, "").await;
+    let st = new_game(&mut c, "contiguity", "").await;
     let ask = |seed| pb::SuggestMoveRequest {
         state: Some(st.clone()),
         // Equal answers need an iteration budget: time alone varies with load.

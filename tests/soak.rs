@@ -2,10 +2,16 @@
 //! `parlour serve` process answers thousands of mixed calls (every game,
 //! legal and illegal moves, bad positions, searches) from concurrent
 //! clients; its resident memory after warm-up must not keep growing.
+//!
+//! Not part of the quick `cargo test` loop (it is ignored there):
+//! `scripts/test` runs it as its own suite.
 
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
+mod common;
+
+use common::rss_kib;
 use parlour::pb;
 use parlour::pb::rules_client::RulesClient;
 use std::process::{Child, Command, Stdio};
@@ -17,16 +23,6 @@ impl Drop for Proc {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
 }
 
 async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::GameSummary], i: usize) {
@@ -68,6 +64,7 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a long run (about a minute): scripts/test runs it as its own suite, or `cargo test --test soak -- --ignored`"]
 async fn memory_stays_bounded_over_a_long_mixed_run() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
@@ -109,7 +106,7 @@ async fn memory_stays_bounded_over_a_long_mixed_run() {
         for t in tasks {
             t.await.unwrap();
         }
-        samples.push(rss_kib(pid));
+        samples.push(rss_kib(pid).unwrap_or(0));
     }
     eprintln!("RSS after each fifth of the run (KiB): {samples:?}");
     let warm = samples[1];

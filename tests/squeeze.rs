@@ -5,8 +5,6 @@ mod common;
 
 use common::*;
 use parlour::pb;
-use parlour::pb::rules_client::RulesClient;
-use tonic::transport::Channel;
 use tonic::Code;
 
 const GAMES: [&str; 4] = ["squeeze", "swish", "hex-squeeze", "hex-swish"];
@@ -17,26 +15,6 @@ const SQ_PERFT: &str = "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3
 const HEX_PERFT: &str = "to_move=white; white=a1,e9,i1; black=a5,e1,i5; stones=b3,c3,c5,d2,d5,e3,e5,e7,f4,g2,g4,h3; \
                          captured=white:0,black:7; bait=black:7";
 
-async fn new_game(c: &mut RulesClient<Channel>, game: &str) -> pb::GameState {
-    c.new_game(pb::NewGameRequest { game: game.into(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap()
-}
-
-async fn moves(c: &mut RulesClient<Channel>, s: &pb::GameState) -> Vec<pb::Move> {
-    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()) }).await.unwrap().into_inner().moves
-}
-
-async fn apply(c: &mut RulesClient<Channel>, s: &pb::GameState, m: &str) -> pb::ApplyMoveResponse {
-    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(notation(m)) })
-        .await
-        .unwrap_or_else(|e| panic!("{m}: {e}"))
-        .into_inner()
-}
-
 fn field<'a>(s: &'a pb::GameState, key: &str) -> Option<&'a str> {
     s.fields.iter().find(|f| f.key == key).map(|f| f.value.as_str())
 }
@@ -46,7 +24,7 @@ async fn every_game_starts_in_the_setup_phase() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for (game, edge) in GAMES.iter().zip([28, 28, 24, 24]) {
-        let s = new_game(&mut c, game).await;
+        let s = new_game(&mut c, game, "").await;
         assert_eq!(s.position, START, "{game}");
         assert_eq!((s.game.as_str(), s.variant.as_str(), s.phase.as_str()), (*game, "default", "setup"));
         // 2 colours x every edge cell
@@ -62,7 +40,7 @@ async fn every_game_starts_in_the_setup_phase() {
 async fn the_pregame_through_the_service_with_the_bait_taken() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let mut s = new_game(&mut c, "squeeze").await;
+    let mut s = new_game(&mut c, "squeeze", "").await;
     let script = [
         "white@a3", "black@c1", "white@h6", "black@f8", "stone@b6", "stone@c3", "stone@c5", "stone@c7", "stone@d4",
         "stone@d6", "stone@e4", "stone@e5", "stone@e6", "stone@f2", "stone@f5", "stone@g3",
@@ -203,7 +181,7 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     assert_eq!(reason_and_field(&e), ("ILLEGAL_MOVE".into(), "move.notation".into()));
     assert_eq!(error_cell(&e).as_deref(), Some("f6"));
 
-    let s = new_game(&mut c, "squeeze").await;
+    let s = new_game(&mut c, "squeeze", "").await;
     let e =
         c.apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("white@d4")) }).await.unwrap_err();
     assert_eq!(e.message(), "white@d4: kings go on edge cells (the 28 border cells); d4 is an inner cell");
@@ -273,7 +251,7 @@ async fn whole_random_games_play_through_the_service() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for (seed, game) in GAMES.iter().enumerate() {
-        let mut s = new_game(&mut c, game).await;
+        let mut s = new_game(&mut c, game, "").await;
         s.position.push_str("; max_plies=120");
         let (end, plies) = play_through(&mut c, s, 200, seed as u64).await;
         assert!(plies <= 120, "{game}");

@@ -5,6 +5,9 @@
 //! alert rules and collector configuration in deploy/observability/ name
 //! only metrics this run exports (checked by `scripts/check-observability`).
 
+mod common;
+
+use common::free_port;
 use opentelemetry_proto::tonic::collector::metrics::v1::metrics_service_server::{
     MetricsService, MetricsServiceServer,
 };
@@ -66,10 +69,6 @@ impl Drop for Proc {
 
 fn attr<'a>(attrs: &'a [KeyValue], key: &str) -> Option<&'a Value> {
     attrs.iter().find(|kv| kv.key == key).and_then(|kv| kv.value.as_ref()).and_then(|v| v.value.as_ref())
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// A `parlour serve` process exporting to an in-process OTLP receiver.

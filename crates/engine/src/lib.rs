@@ -43,4 +43,4 @@ pub use game::{
     Status,
 };
 pub use notation::Record;
-pub use registry::Registry;
+pub use registry::{for_each_game, GameVisitor, Registry};
