@@ -12,6 +12,7 @@ pub mod convert;
 pub mod errors;
 pub mod healthcheck;
 pub mod loadtest;
+pub mod metrics;
 pub mod server;
 pub mod service;
 pub mod telemetry;

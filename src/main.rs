@@ -26,6 +26,9 @@ enum Command {
     /// Load a running server: throughput and latency of the rules calls
     /// beside the health Check's, as a markdown table (docs/performance.md).
     Bench(parlour::loadtest::BenchArgs),
+    /// What the games are like: self-play balance, length, branching and
+    /// drama with 95 % intervals, as markdown, JSON and SVG (docs/games.md).
+    Metrics(parlour::metrics::MetricsArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -115,6 +118,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Healthcheck(a) => std::process::exit(parlour::healthcheck::main(a).await),
         Command::Arena(a) => tokio::task::block_in_place(|| parlour::arena::main(a)),
         Command::Bench(a) => parlour::loadtest::main(a).await,
+        Command::Metrics(a) => tokio::task::block_in_place(|| parlour::metrics::main(a)),
         Command::Serve(a) => {
             let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {

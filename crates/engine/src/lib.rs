@@ -13,6 +13,7 @@
 //! - [`registry`]: the games by id and variant.
 //! - [`greedy`], [`playout`]: a baseline player and seeded random playouts.
 //! - [`search`]: the strong player (Monte Carlo tree search) and its levels.
+//! - [`metrics`]: what the games are like, measured by self-play.
 
 pub mod bits;
 pub mod bounded;
@@ -21,6 +22,7 @@ pub mod dynamic;
 pub mod error;
 pub mod game;
 pub mod greedy;
+pub mod metrics;
 pub mod notation;
 pub mod playout;
 pub mod registry;
