@@ -11,9 +11,6 @@ use crate::search::arena::{mix, PlayerSpec};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-/// Stones a Squeeze/Swish set-up may place; those not placed are the bait.
-pub const SQUEEZE_STONES: u32 = 19;
-
 /// What a run plays.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -291,7 +288,8 @@ fn bidding(games: &[&GameTrace]) -> Extra {
     }
 }
 
-/// Squeeze/Swish's set-up and pie choice.
+/// Squeeze/Swish's set-up and pie choice (the stones not placed are the
+/// bait).
 fn pie(games: &[&GameTrace]) -> Extra {
     let (mut placed, mut bait) = (vec![], vec![]);
     let mut answers: BTreeMap<String, (u64, u64)> = BTreeMap::new();
@@ -300,7 +298,7 @@ fn pie(games: &[&GameTrace]) -> Extra {
         let Some(choice) = g.plies.iter().find(|p| p.phase == "choice") else { continue };
         let p = g.plies.iter().filter(|p| p.phase == "setup" && p.notation.starts_with("stone@")).count() as u32;
         placed.push(p as f64);
-        bait.push(SQUEEZE_STONES.saturating_sub(p) as f64);
+        bait.push((crate::squeeze::STONES as u32).saturating_sub(p) as f64);
         let e = answers.entry(choice.notation.clone()).or_default();
         e.0 += 1;
         e.1 += g.winners.contains(&0) as u64;
