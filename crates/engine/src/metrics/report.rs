@@ -517,7 +517,7 @@ impl VariantReport {
         let _ = writeln!(s, "`{}`\n", self.command);
         let _ = writeln!(
             s,
-            "{} games ({} a game in every seat), {:.0} s in all.\n",
+            "{} games ({} in every seat), {:.0} s in all (wall clock).\n",
             self.games, self.player, self.total_seconds
         );
         let _ = writeln!(s, "| figure | value |\n| --- | --- |");
