@@ -35,6 +35,12 @@ pub struct MetricsArgs {
     /// A game still going after this many plies is cut off (no winner).
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
+    /// Start no new game (match) of a variant after this many seconds of
+    /// it; the report then covers the games played, and its command says
+    /// how many (the first k games of a run are the same whatever
+    /// `--games`). 0 = no limit.
+    #[arg(long, default_value_t = 0)]
+    max_seconds: u64,
     /// Also write the reports as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -75,6 +81,11 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
                 started.elapsed().as_secs_f64()
             );
             let _ = std::io::stderr().flush();
+            let over = a.max_seconds > 0 && started.elapsed().as_secs() >= a.max_seconds;
+            if over && m + 1 < a.games {
+                eprint!("\n{label}: --max-seconds {} reached: reporting {} of {}", a.max_seconds, m + 1, a.games);
+            }
+            !over
         })?;
         eprintln!();
         if let Some(dir) = &a.svg_dir {

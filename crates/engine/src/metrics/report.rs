@@ -78,17 +78,23 @@ pub struct VariantReport {
 }
 
 /// Plays `settings.matches` matches of `game` and reports, calling
-/// `progress` after each match.
+/// `progress` after each match. When `progress` answers `false` no more
+/// matches are started and the report covers the `k` played, exactly as a
+/// run of `k` matches with the same seed would (match `m`'s seed depends
+/// only on the run's seed and `m`).
 pub fn measure(
     game: &dyn AnyGame,
     settings: &Settings,
-    progress: &mut dyn FnMut(u32, &MatchTrace),
+    progress: &mut dyn FnMut(u32, &MatchTrace) -> bool,
 ) -> Result<VariantReport, RulesError> {
     let mut matches = Vec::new();
     for m in 0..settings.matches {
         let trace = play_match(game, &settings.player, mix(settings.seed, m as u64), settings.max_plies)?;
-        progress(m, &trace);
+        let go_on = progress(m, &trace);
         matches.push(trace);
+        if !go_on {
+            break;
+        }
     }
     Ok(summarise(game, settings, &matches))
 }
@@ -179,12 +185,17 @@ pub fn summarise(game: &dyn AnyGame, settings: &Settings, matches: &[MatchTrace]
         name: d.name.into(),
         author: d.author.into(),
         player: settings.player.to_string(),
-        matches: settings.matches,
+        matches: matches.len() as u32,
         seed: settings.seed,
         max_plies: settings.max_plies,
         command: format!(
             "parlour metrics --game {}/{} --player {} --games {} --seed {} --max-plies {}",
-            d.id, d.variant, settings.player, settings.matches, settings.seed, settings.max_plies
+            d.id,
+            d.variant,
+            settings.player,
+            matches.len(),
+            settings.seed,
+            settings.max_plies
         ),
         seats,
         games: total,
@@ -712,7 +723,7 @@ mod tests {
         let reg = Registry::new();
         let game = reg.get(id, variant).unwrap();
         let settings = Settings { player: player.parse().unwrap(), matches, seed, max_plies };
-        measure(game, &settings, &mut |_, _| {}).unwrap()
+        measure(game, &settings, &mut |_, _| true).unwrap()
     }
 
     /// The report without its wall-clock figures.
@@ -737,6 +748,18 @@ mod tests {
         );
         let bids = &a.extras[0];
         assert_eq!(bids.title, "Bidding");
+    }
+
+    #[test]
+    fn a_run_stopped_early_reports_what_a_shorter_run_would() {
+        let reg = Registry::new();
+        let game = reg.get("contiguity", "bidding").unwrap();
+        let settings = Settings { player: "mcts:it=10".parse().unwrap(), matches: 5, seed: 3, max_plies: 60 };
+        let stopped = timeless(measure(game, &settings, &mut |m, _| m < 1).unwrap());
+        assert_eq!(stopped.games, 2);
+        assert!(stopped.command.contains("--games 2 "), "{}", stopped.command);
+        let short = timeless(run("contiguity", "bidding", "mcts:it=10", 2, 3, 60));
+        assert_eq!(stopped, short);
     }
 
     #[test]
