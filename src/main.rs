@@ -4,6 +4,7 @@
 mod arena;
 mod healthcheck;
 mod loadtest;
+mod metrics;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use parlour::config as defaults;
@@ -33,6 +34,9 @@ enum Command {
     /// Load a running server: throughput and latency of the rules calls
     /// beside the health Check's, as a markdown table (docs/performance.md).
     Bench(loadtest::BenchArgs),
+    /// What the games are like: self-play balance, length, branching and
+    /// drama with 95 % intervals, as markdown, JSON and SVG (docs/games.md).
+    Metrics(metrics::MetricsArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -164,6 +168,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Healthcheck(a) => std::process::exit(healthcheck::main(a).await),
         Command::Arena(a) => tokio::task::block_in_place(|| arena::main(a)),
         Command::Bench(a) => loadtest::main(a).await,
+        Command::Metrics(a) => tokio::task::block_in_place(|| metrics::main(a)),
         Command::Serve(a) => {
             let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {

@@ -14,6 +14,7 @@
 //! - [`greedy`], [`playout`]: a baseline player and seeded random playouts.
 //! - [`search`]: the strong player (Monte Carlo tree search) and its levels.
 //! - [`keys`], [`records`]: position keys and hashes; game records and replay.
+//! - [`metrics`]: what the games are like, measured by self-play.
 
 pub mod bits;
 pub mod bounded;
@@ -23,6 +24,7 @@ pub mod error;
 pub mod game;
 pub mod greedy;
 pub mod keys;
+pub mod metrics;
 pub mod notation;
 pub mod playout;
 pub mod records;
