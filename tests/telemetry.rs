@@ -117,7 +117,7 @@ async fn spans_continue_the_callers_trace_and_metrics_carry_labels() {
         position: "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d".into(),
         ..Default::default()
     };
-    let mut req = Request::new(pb::GenerateMovesRequest { state: Some(state.clone()) });
+    let mut req = Request::new(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() });
     req.metadata_mut().insert("traceparent", traceparent.parse().unwrap());
     let resp = client.generate_moves(req).await.unwrap();
     let returned = resp.metadata().get("traceparent").expect("traceparent in the response").to_str().unwrap();
@@ -132,6 +132,7 @@ async fn spans_continue_the_callers_trace_and_metrics_carry_labels() {
     let mut req = Request::new(pb::ApplyMoveRequest {
         state: Some(state),
         r#move: Some(pb::Move { notation: "1a-5a".into(), ..Default::default() }),
+        ..Default::default()
     });
     req.metadata_mut().insert("traceparent", traceparent.parse().unwrap());
     assert!(client.apply_move(req).await.is_err());

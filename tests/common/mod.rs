@@ -104,7 +104,7 @@ pub async fn play_through(
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     for ply in 0..max_plies {
         let moves = client
-            .generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()) })
+            .generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() })
             .await
             .expect("generate moves")
             .into_inner()
@@ -117,7 +117,11 @@ pub async fn play_through(
         x ^= x << 17;
         let m = &moves[(x % moves.len() as u64) as usize];
         let applied = client
-            .apply_move(pb::ApplyMoveRequest { state: Some(state.clone()), r#move: Some(notation(&m.notation)) })
+            .apply_move(pb::ApplyMoveRequest {
+                state: Some(state.clone()),
+                r#move: Some(notation(&m.notation)),
+                ..Default::default()
+            })
             .await
             .unwrap_or_else(|e| panic!("listed move {} refused: {e}", m.notation))
             .into_inner();

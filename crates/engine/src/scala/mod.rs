@@ -643,6 +643,7 @@ fn empty_description() -> Description {
                 summary: "moves second; starts at the top; first cell f14; wins by reaching f1".into(),
             },
         ],
+        seats: vec![],
         piece_kinds: vec![PieceKindInfo {
             name: "stone",
             summary: "steps to a neighbouring cell or jumps over stones of either colour",
@@ -865,6 +866,16 @@ impl Game for Scala {
             return Outcome::Won(vec![other(pos.to_move)]);
         }
         Outcome::Ongoing
+    }
+
+    fn result_reason(&self, pos: &Position) -> Option<&'static str> {
+        if pos.loser.is_some() {
+            return Some("lost_by_own_move");
+        }
+        if self.decided(pos).is_some() {
+            return Some("goal_reached");
+        }
+        (!self.has_legal_move(pos)).then_some("no_move")
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
