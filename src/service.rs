@@ -423,7 +423,7 @@ impl Rules for RulesService {
                     let (view, moves) = game.moves(record).map_err(rules(origin))?;
                     (view, moves, vec![], false)
                 } else {
-                    let (view, e) = game.entry(record, &r.chosen_cells).map_err(rules(Origin::Request))?;
+                    let (view, e) = game.entry(record, &r.chosen_cells).map_err(rules(origin))?;
                     let next = e.next_cells.iter().map(|&c| d.cell_name(c).to_string()).collect();
                     (view, e.moves, next, e.complete)
                 };

@@ -169,6 +169,11 @@ async fn every_error_field_is_a_path_into_the_request() {
         let e =
             c.generate_moves(pb::GenerateMovesRequest { state: s.clone(), ..Default::default() }).await.unwrap_err();
         check("GenerateMovesRequest", what, e);
+        let e = c
+            .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: vec!["1a".into()] })
+            .await
+            .unwrap_err();
+        check("GenerateMovesRequest", &format!("{what}, a cell chosen"), e);
         let e = c.evaluate(pb::EvaluateRequest { state: s.clone() }).await.unwrap_err();
         check("EvaluateRequest", what, e);
         let e = c
@@ -492,4 +497,50 @@ async fn a_turn_takes_one_call() {
     let after = r.state_after.unwrap();
     assert_eq!(after.to_move, "red");
     assert_ne!(after.position, r.state.unwrap().position);
+}
+
+#[tokio::test]
+async fn scala_multi_jumps_are_entered_landing_by_landing_and_reported_as_played() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    // f2 reaches f6 by way of d4 or of h4.
+    let s = st("scala", "zillions", "to_move=white; white=f2,e3,g3; black=e5,g5,f10");
+    let r = c
+        .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: vec!["f2".into()] })
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(r.next_cells.contains(&"d4".to_string()) && r.next_cells.contains(&"h4".to_string()), "{:?}", r.next_cells);
+    for via in ["d4", "h4"] {
+        let chosen: Vec<String> = ["f2", via, "f6"].iter().map(|c| c.to_string()).collect();
+        let r = c
+            .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: chosen.clone() })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(r.complete, "{via}: {:?}", r.moves);
+        let m = r.moves.iter().find(|m| m.path == chosen).unwrap_or_else(|| panic!("{via}: {:?}", r.moves));
+        assert_eq!(m.notation, "f2-f6");
+        // Played by its path, and reported along it.
+        let applied = c
+            .apply_move(pb::ApplyMoveRequest {
+                state: s.clone(),
+                r#move: Some(pb::Move { path: chosen.clone(), ..Default::default() }),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(applied.r#move.unwrap().path, chosen, "{via}");
+        let applied = c
+            .apply_move(pb::ApplyMoveRequest {
+                state: s.clone(),
+                r#move: Some(notation(&chosen.join("-"))),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(applied.r#move.unwrap().path, chosen, "{via}");
+    }
 }

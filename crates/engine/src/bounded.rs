@@ -144,6 +144,10 @@ impl<G: Game> Game for Bounded<G> {
         self.game.seat_colour(&pos.inner, seat)
     }
 
+    fn routes(&self, pos: &Self::Position, mv: Self::Move) -> Vec<Vec<crate::game::Cell>> {
+        self.game.routes(&pos.inner, mv)
+    }
+
     fn to_move_name(&self, pos: &Self::Position) -> &'static str {
         self.game.to_move_name(&pos.inner)
     }

@@ -293,11 +293,30 @@ fn on_field(mut e: RulesError, field: &str) -> RulesError {
     e
 }
 
+/// The route a notation of cells joined by `-` spells, when it is one of
+/// `mv`'s routes other than the one shown by default.
+fn spelled_route<G: Game>(game: &G, pos: &G::Position, mv: G::Move, text: &str) -> Option<Vec<Cell>> {
+    let d = game.description();
+    let cells: Option<Vec<Cell>> = text.split('-').map(|c| d.cell_index(c.trim())).collect();
+    let cells = cells.filter(|c| c.len() > 2)?;
+    let routes = game.routes(pos, mv);
+    (routes.len() > 1 && routes[1..].contains(&cells)).then_some(cells)
+}
+
 /// Resolves a move given by fields: every field given must agree with the
-/// others, and together they must name exactly one legal move.
-pub fn resolve_move<G: Game>(game: &G, pos: &G::Position, input: &MoveInput) -> Result<G::Move, RulesError> {
+/// others, and together they must name exactly one legal move. Returns the
+/// move, and the route the client gave when it is not the one shown by
+/// default (to report the move along it).
+pub fn resolve_move<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    input: &MoveInput,
+) -> Result<(G::Move, Option<Vec<Cell>>), RulesError> {
     let f = match input {
-        MoveInput::Notation(text) => return checked_move(game, pos, text),
+        MoveInput::Notation(text) => {
+            let mv = checked_move(game, pos, text)?;
+            return Ok((mv, spelled_route(game, pos, mv, text)));
+        }
         MoveInput::Fields(f) => f,
     };
     let d = game.description();
@@ -317,14 +336,14 @@ pub fn resolve_move<G: Game>(game: &G, pos: &G::Position, input: &MoveInput) -> 
     let path: Vec<Cell> =
         f.path.iter().enumerate().map(|(i, c)| cell_of(&format!("move.path[{i}]"), c)).collect::<Result<_, _>>()?;
     // Which given field disagrees with a move's details, if any.
-    let disagrees = |det: &MoveDetails| -> Option<&'static str> {
+    let disagrees = |m: G::Move, det: &MoveDetails| -> Option<&'static str> {
         if from.is_some() && det.from != from {
             return Some("move.from_cell");
         }
         if to.is_some() && det.to != to {
             return Some("move.to_cell");
         }
-        if !path.is_empty() && det.path != path {
+        if !path.is_empty() && det.path != path && !game.routes(pos, m).contains(&path) {
             return Some("move.path");
         }
         if f.bid.is_some() && det.bid != f.bid {
@@ -335,7 +354,7 @@ pub fn resolve_move<G: Game>(game: &G, pos: &G::Position, input: &MoveInput) -> 
     if !f.notation.trim().is_empty() {
         let mv = checked_move(game, pos, &f.notation)?;
         let det = game.move_details(pos, mv);
-        if let Some(field) = disagrees(&det) {
+        if let Some(field) = disagrees(mv, &det) {
             let given = match field {
                 "move.from_cell" => f.from.clone(),
                 "move.to_cell" => f.to.clone(),
@@ -348,7 +367,9 @@ pub fn resolve_move<G: Game>(game: &G, pos: &G::Position, input: &MoveInput) -> 
             ))
             .with_field(field));
         }
-        return Ok(mv);
+        let route = spelled_route(game, pos, mv, &f.notation)
+            .or_else(|| (!path.is_empty() && path != det.path).then(|| path.clone()));
+        return Ok((mv, route));
     }
     if from.is_none() && to.is_none() && path.is_empty() && f.bid.is_none() {
         return Err(RulesError::illegal_move("no move given: set move.notation, or move.from_cell and move.to_cell")
@@ -357,9 +378,12 @@ pub fn resolve_move<G: Game>(game: &G, pos: &G::Position, input: &MoveInput) -> 
     let mut legal = Vec::new();
     game.legal_moves(pos, &mut legal);
     let matching: Vec<G::Move> =
-        legal.iter().copied().filter(|&m| disagrees(&game.move_details(pos, m)).is_none()).collect();
+        legal.iter().copied().filter(|&m| disagrees(m, &game.move_details(pos, m)).is_none()).collect();
     match matching.as_slice() {
-        [m] => Ok(*m),
+        [m] => {
+            let shown = !path.is_empty() && game.move_details(pos, *m).path != path;
+            Ok((*m, shown.then(|| path.clone())))
+        }
         [] => {
             // Let the game explain a from-to move it refuses.
             if let (Some(a), Some(b)) = (from, to) {
@@ -391,12 +415,6 @@ pub fn resolve_move<G: Game>(game: &G, pos: &G::Position, input: &MoveInput) -> 
             .with_field(field))
         }
     }
-}
-
-/// The clicks that enter a move: its landings, a placement's cell, or none
-/// (a bid or action is chosen by its notation).
-fn clicks(det: &MoveDetails) -> &[Cell] {
-    &det.path
 }
 
 /// Renders a typed search result.
@@ -471,18 +489,27 @@ impl<G: Game> AnyGame for G {
         let mut next = 0u128;
         let mut complete = false;
         let mut moves = Vec::new();
+        // A move's clicks are its landings (any of its routes), a
+        // placement's cell, or none (a bid or action is chosen by notation).
         for m in legal {
-            let det = self.move_details(&pos, m);
-            let cs = clicks(&det);
-            if !cs.starts_with(&chosen) {
-                continue;
+            let mut det = self.move_details(&pos, m);
+            let mut listed = false;
+            let routes = if chosen.is_empty() { vec![det.path.clone()] } else { self.routes(&pos, m) };
+            for route in routes {
+                if !route.starts_with(&chosen) {
+                    continue;
+                }
+                listed = true;
+                if let Some(&c) = route.get(chosen.len()) {
+                    next |= 1u128 << c;
+                } else if !chosen.is_empty() {
+                    complete = true;
+                    det.path = route;
+                }
             }
-            if let Some(&c) = cs.get(chosen.len()) {
-                next |= 1u128 << c;
-            } else if !chosen.is_empty() {
-                complete = true;
+            if listed {
+                moves.push(MoveView { notation: self.move_notation(&pos, m), details: det });
             }
-            moves.push(MoveView { notation: self.move_notation(&pos, m), details: det });
         }
         let next_cells = crate::bits::Bits(next).collect();
         Ok((view(self, &pos), EntryView { moves, next_cells, complete }))
@@ -490,8 +517,11 @@ impl<G: Game> AnyGame for G {
 
     fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
         let mut pos = self.from_record(record)?;
-        let m = resolve_move(self, &pos, mv)?;
-        let played = move_view(self, &pos, m);
+        let (m, route) = resolve_move(self, &pos, mv)?;
+        let mut played = move_view(self, &pos, m);
+        if let Some(route) = route {
+            played.details.path = route;
+        }
         let mover = self.to_move(&pos);
         let mover_seat = self.seat_to_move(&pos);
         let d = Game::description(self);

@@ -306,6 +306,15 @@ pub trait Game: Send + Sync + 'static {
         Some(seat)
     }
 
+    /// Every route by which `mv` may be entered: its landings, `from` first.
+    /// By default the one path of [`Game::move_details`]; a game in which
+    /// several routes lead to one move (Scala's jump sequences) lists them
+    /// all, so a client may enter the route the player took, landing by
+    /// landing, and see it reported as played.
+    fn routes(&self, pos: &Self::Position, mv: Self::Move) -> Vec<Vec<Cell>> {
+        vec![self.move_details(pos, mv).path]
+    }
+
     /// `to_move` as the position text writes it: by default the colour's
     /// name (a game whose pre-game names seats otherwise overrides it).
     fn to_move_name(&self, pos: &Self::Position) -> &'static str {
