@@ -340,7 +340,7 @@ async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) ->
     let mut client = RulesClient::new(channel);
     let state =
         GameState { game: game.into(), variant: variant.into(), position: position.into(), ..Default::default() };
-    let generate = pb::GenerateMovesRequest { state: Some(state.clone()) };
+    let generate = pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() };
     let listed = client
         .generate_moves(generate.clone())
         .await
@@ -353,6 +353,7 @@ async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) ->
     let apply = pb::ApplyMoveRequest {
         state: Some(state.clone()),
         r#move: Some(pb::Move { notation: mv.notation.clone(), ..Default::default() }),
+        ..Default::default()
     };
     let applied =
         client.apply_move(apply.clone()).await.with_context(|| format!("{game}:{variant}: ApplyMove"))?.into_inner();

@@ -6,7 +6,7 @@ use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
-use parlour_engine::dynamic::{MoveInput, StateView, SuggestBudget, Suggestion};
+use parlour_engine::front::{StateView, SuggestBudget, Suggestion};
 use parlour_engine::search::Level;
 use parlour_engine::{AnyGame, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
@@ -103,13 +103,13 @@ impl RulesService {
         })
     }
 
-    fn game(&self, game: &str, variant: &str, origin: Origin) -> Result<&dyn AnyGame, Status> {
+    fn game(&self, game: &str, variant: &str, origin: Origin<'_>) -> Result<&dyn AnyGame, Status> {
         self.registry.get(game, variant).map_err(|e| errors::status(&e, origin))
     }
 
     fn game_of<'a>(&'a self, state: &'a Option<pb::GameState>) -> Result<(&'a dyn AnyGame, &'a pb::GameState), Status> {
         let state = state.as_ref().ok_or_else(|| errors::bad_argument("state", "the request has no state"))?;
-        Ok((self.game(&state.game, &state.variant, Origin::State)?, state))
+        Ok((self.game(&state.game, &state.variant, Origin::State(state))?, state))
     }
 
     /// A call about one state (GenerateMoves, ApplyMove, Evaluate): traced,
@@ -204,7 +204,16 @@ impl Drop for StopOnDrop {
 
 /// A search's answer as a SuggestMoveResponse.
 fn analysis(game: &dyn AnyGame, view: &StateView, s: &Suggestion, used: Duration) -> pb::SuggestMoveResponse {
-    let d = game.description();
+    analysis_of(game.description(), convert::state(game, view), s, used)
+}
+
+/// A search's answer about a state already shown.
+fn analysis_of(
+    d: &parlour_engine::Description,
+    state: pb::GameState,
+    s: &Suggestion,
+    used: Duration,
+) -> pb::SuggestMoveResponse {
     pb::SuggestMoveResponse {
         r#move: Some(convert::mv(d, &s.mv)),
         values: s
@@ -218,7 +227,8 @@ fn analysis(game: &dyn AnyGame, view: &StateView, s: &Suggestion, used: Duration
         iterations: s.iterations,
         time_used: Some(prost_types::Duration { seconds: used.as_secs() as i64, nanos: used.subsec_nanos() as i32 }),
         proven: s.proven,
-        state: Some(convert::state(game, view)),
+        state: Some(state),
+        state_after: None,
     }
 }
 
@@ -234,7 +244,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Status>) -> Result<T, Status> {
     })
 }
 
-fn rules(origin: Origin) -> impl Fn(RulesError) -> Status {
+fn rules<'a>(origin: Origin<'a>) -> impl Fn(RulesError) -> Status + 'a {
     move |e| errors::status(&e, origin)
 }
 
@@ -258,7 +268,7 @@ fn deadline<T>(req: &Request<T>) -> Option<Duration> {
 impl Rules for RulesService {
     async fn list_games(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
         traced(Call::new("ListGames", &req, "", ""), async {
-            let games = self.registry.list().into_iter().map(convert::summary).collect();
+            let games = self.registry.list().into_iter().map(|d| convert::summary(&self.registry, d)).collect();
             Ok(Response::new(pb::ListGamesResponse { games }))
         })
         .await
@@ -272,7 +282,7 @@ impl Rules for RulesService {
         let r = req.into_inner();
         traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
             let _permit = self.permit()?;
-            let game = self.game(&r.game, &r.variant, Origin::NewGamePosition)?;
+            let game = self.game(&r.game, &r.variant, Origin::Request)?;
             let description = guarded(|| Ok(convert::description(game)))?;
             Ok(Response::new(pb::DescribeGameResponse { description: Some(description) }))
         })
@@ -289,17 +299,19 @@ impl Rules for RulesService {
                 if !r.position.trim().is_empty() {
                     return Err(errors::bad_argument("position", "give either position or previous_game, not both"));
                 }
-                let (game, _) = self.game_of(&r.previous_game)?;
+                let game = self.game(&prev.game, &prev.variant, Origin::PreviousGame(prev))?;
                 if (!r.game.is_empty() && r.game != game.description().id)
                     || (!r.variant.is_empty() && r.variant != game.description().variant)
                 {
-                    return Err(errors::bad_argument("game", "game and variant must match previous_game's"));
+                    let field = if !r.game.is_empty() && r.game != game.description().id { "game" } else { "variant" };
+                    return Err(errors::bad_argument(field, "game and variant must match previous_game's"));
                 }
-                let record = convert::record_of(prev).map_err(rules(Origin::PreviousGame))?;
-                let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame)))?;
+                let record =
+                    convert::record_for(game.description(), prev).map_err(rules(Origin::PreviousGame(prev)))?;
+                let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame(prev))))?;
                 return Ok(Response::new(pb::NewGameResponse { state: Some(convert::state(game, &view)) }));
             } else {
-                let game = self.game(&r.game, &r.variant, Origin::NewGamePosition)?;
+                let game = self.game(&r.game, &r.variant, Origin::Request)?;
                 let view = guarded(|| {
                     if r.position.trim().is_empty() {
                         Ok(game.start())
@@ -324,15 +336,26 @@ impl Rules for RulesService {
             "GenerateMoves",
             req,
             |r| &r.state,
-            |game, state, _| {
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let (view, moves) = game.moves(record).map_err(rules(Origin::State))?;
+            |game, state, r| {
+                let origin = Origin::State(state);
+                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
                 let d = game.description();
+                let (view, moves, next_cells, complete) = if r.chosen_cells.is_empty() {
+                    let (view, moves) = game.moves(record).map_err(rules(origin))?;
+                    (view, moves, vec![], false)
+                } else {
+                    let (view, e) = game.entry(record, &r.chosen_cells).map_err(rules(origin))?;
+                    let next = e.next_cells.iter().map(|&c| d.cell_name(c).to_string()).collect();
+                    (view, e.moves, next, e.complete)
+                };
+                convert::check_kinds(d, state, &view).map_err(rules(origin))?;
                 tracing::Span::current().record("parlour.moves", moves.len() as i64);
                 telemetry::METRICS.moves_generated.add(moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
                 Ok(pb::GenerateMovesResponse {
                     moves: moves.iter().map(|m| convert::mv(d, m)).collect(),
                     state: Some(convert::state(game, &view)),
+                    next_cells,
+                    complete,
                 })
             },
         )
@@ -345,24 +368,27 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move", "the request has no move"))?;
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let text = convert::move_text(m);
-                let applied = game.apply(record, &MoveInput::Notation(text)).map_err(rules(Origin::State))?;
+                let m = r
+                    .r#move
+                    .as_ref()
+                    .ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
+                let origin = Origin::State(state);
+                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+                let applied =
+                    game.apply_with(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))?;
                 let d = game.description();
-                let (status, winners) = match &applied.state.outcome {
-                    parlour_engine::Outcome::Ongoing => (pb::GameStatus::Ongoing, vec![]),
-                    parlour_engine::Outcome::Won(w) => (pb::GameStatus::Won, convert::names(d, w)),
-                    parlour_engine::Outcome::Drawn => (pb::GameStatus::Drawn, vec![]),
-                };
+                let (status, winners) = convert::outcome(d, &applied.state.outcome);
                 let played = convert::mv(d, &applied.played);
                 Ok(pb::ApplyMoveResponse {
                     captured: played.captured.clone(),
                     r#move: Some(played),
-                    mover: applied.mover_name.clone(),
+                    mover: applied.mover_name.to_string(),
+                    mover_seat: d.seats().get(applied.mover_seat as usize).map_or("", |s| s.name).to_string(),
                     game_over: status != pb::GameStatus::Ongoing,
                     status: status as i32,
                     winners,
+                    reason: applied.state.result.reason.unwrap_or_default().to_string(),
+                    next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv(d, m)).collect(),
                     state: Some(convert::state(game, &applied.state)),
                 })
             },
@@ -376,8 +402,10 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, _| {
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let (view, e) = game.evaluate(record).map_err(rules(Origin::State))?;
+                let origin = Origin::State(state);
+                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+                let (view, e) = game.evaluate(record).map_err(rules(origin))?;
+                convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
                 Ok(convert::evaluation(game, &view, &e))
             },
         )
@@ -402,7 +430,9 @@ impl Rules for RulesService {
             let _stop_on_drop = StopOnDrop(stop.clone());
             let engine_budget =
                 self.search_budget(r.budget, &r.level, self.limits.default_search_time, caller_deadline, stop)?;
-            let record = convert::record_of(state).map_err(rules(Origin::State))?;
+            let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
+            let origin_state = state.clone();
+            let with_after = r.include_state_after;
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
             let started = Instant::now();
@@ -429,13 +459,19 @@ impl Rules for RulesService {
                 let game = registry.get(game_id, variant).expect("game resolved above");
                 guarded(|| {
                     let searched = Instant::now();
-                    let (view, s) = game.suggest(record, &engine_budget).map_err(rules(Origin::State))?;
+                    let origin = Origin::State(&origin_state);
+                    let (view, s) = game.suggest(record.clone(), &engine_budget).map_err(rules(origin))?;
                     search_span.record("parlour.search.iterations", s.iterations as i64);
                     rpc_span.record("parlour.search.iterations", s.iterations as i64);
                     let labels = [KeyValue::new("parlour.game", game_id)];
                     telemetry::METRICS.search_iterations.add(s.iterations, &labels);
                     telemetry::METRICS.search_duration.record(searched.elapsed().as_secs_f64(), &labels);
-                    Ok(analysis(game, &view, &s, started.elapsed()))
+                    let mut reply = analysis(game, &view, &s, started.elapsed());
+                    if with_after {
+                        let after = game.after(record, &s.mv.notation).map_err(rules(origin))?;
+                        reply.state_after = Some(convert::state(game, &after));
+                    }
+                    Ok(reply)
                 })
             })
             .await
@@ -477,18 +513,20 @@ impl Rules for RulesService {
                     std::time::Instant::now() + t + 2 * crate::config::REPORT_DELIVERY_TIMEOUT,
                 )
             });
-            let record = convert::record_of(state).map_err(rules(Origin::State))?;
+            let origin_state = state.clone();
+            let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
             // Refuse a bad or finished position now, as a status, rather
-            // than inside the stream.
-            guarded(|| {
-                let view = game.load(record.clone()).map_err(rules(Origin::State))?;
+            // than inside the stream; the reports reuse this state.
+            let shown = guarded(|| {
+                let view = game.load(record.clone()).map_err(rules(Origin::State(state)))?;
                 if view.outcome.is_over() {
                     // The GAME_OVER error SuggestMove gives, naming the winners.
-                    if let Err(e) = game.apply(record.clone(), &MoveInput::Notation("analyze".into())) {
-                        return Err(rules(Origin::State)(e));
+                    let e = game.suggest(record.clone(), &SuggestBudget::default()).err();
+                    if let Some(e) = e {
+                        return Err(rules(Origin::State(state))(e));
                     }
                 }
-                Ok(())
+                Ok(convert::state(game, &view))
             })?;
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
@@ -508,15 +546,15 @@ impl Rules for RulesService {
                 let game = registry.get(game_id, variant).expect("game resolved above");
                 let last = guarded(|| {
                     let mut report = |s: &Suggestion| {
-                        // The position parsed above; the report's state is the same.
-                        let Ok(view) = game.load(record.clone()) else { return false };
-                        let a = analysis(game, &view, s, started.elapsed());
+                        // The position was shown once above; every report reuses it.
+                        let a = analysis_of(game.description(), shown.clone(), s, started.elapsed());
                         deliver(Ok(pb::AnalyzeStreamResponse { analysis: Some(a), r#final: false }))
                     };
-                    let (view, s) =
-                        game.analyze(record.clone(), &budget, every, &mut report).map_err(rules(Origin::State))?;
+                    let (_, s) = game
+                        .analyze(record.clone(), &budget, every, &mut report)
+                        .map_err(rules(Origin::State(&origin_state)))?;
                     Ok(pb::AnalyzeStreamResponse {
-                        analysis: Some(analysis(game, &view, &s, started.elapsed())),
+                        analysis: Some(analysis_of(game.description(), shown.clone(), &s, started.elapsed())),
                         r#final: true,
                     })
                 });
@@ -569,8 +607,8 @@ impl Rules for RulesService {
             |r| &r.state,
             |game, state, r| {
                 let opts = crate::render::options(r).map_err(|(f, m)| errors::bad_argument(&f, m))?;
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let view = game.load(record).map_err(rules(Origin::State))?;
+                let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
+                let view = game.load(record).map_err(rules(Origin::State(state)))?;
                 let state = convert::state(game, &view);
                 let p = crate::render::render(&convert::description(game), &state, &opts)
                     .map_err(|(f, m)| errors::bad_argument(&f, m))?;

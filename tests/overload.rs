@@ -55,7 +55,10 @@ async fn searches_are_shed_and_cheap_calls_keep_answering() {
     let mut cheap_worst = Duration::ZERO;
     for _ in 0..20 {
         let t = Instant::now();
-        let mut req = tonic::Request::new(pb::GenerateMovesRequest { state: Some(state("contiguity", "", START)) });
+        let mut req = tonic::Request::new(pb::GenerateMovesRequest {
+            state: Some(state("contiguity", "", START)),
+            ..Default::default()
+        });
         req.set_timeout(Duration::from_secs(5));
         let moves = c.generate_moves(req).await.expect("cheap calls are answered under a search flood");
         assert_eq!(moves.into_inner().moves.len(), 164);

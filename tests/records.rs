@@ -99,10 +99,15 @@ async fn a_game_replays_in_one_call_and_its_record_round_trips_through_text() {
         .unwrap();
     let start = s.clone();
     for _ in 0..12 {
-        let m = c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()) }).await.unwrap().into_inner().moves;
+        let m = c
+            .generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()), ..Default::default() })
+            .await
+            .unwrap()
+            .into_inner()
+            .moves;
         let m = m[moves.len() % m.len()].notation.clone();
         s = c
-            .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation(&m)) })
+            .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation(&m)), ..Default::default() })
             .await
             .unwrap()
             .into_inner()
@@ -149,7 +154,11 @@ async fn the_first_illegal_move_is_named_with_apply_moves_error() {
     assert_eq!(f.r#move, "30b-5b");
     let after_two = r.state.unwrap();
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(after_two), r#move: Some(notation("30b-5b")) })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(after_two),
+            r#move: Some(notation("30b-5b")),
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     let (reason, field) = reason_and_field(&e);

@@ -77,7 +77,7 @@ async fn apply_a_full_jump_path_and_report_captures() {
     // by path, and by from/to: the same move
     let by_path = pb::Move { path: vec!["i8".into(), "k6".into(), "i4".into(), "g4".into()], ..Default::default() };
     assert_eq!(try_apply(&mut c, &st, by_path).await.unwrap().state.unwrap().position, after.position);
-    let by_cells = pb::Move { from: "i8".into(), to: "g4".into(), ..Default::default() };
+    let by_cells = pb::Move { from_cell: "i8".into(), to_cell: "g4".into(), ..Default::default() };
     assert_eq!(try_apply(&mut c, &st, by_cells).await.unwrap().state.unwrap().position, after.position);
 }
 
@@ -106,11 +106,11 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     assert_eq!(e.message(), "e5-d4: the moved stone would touch no other stone on d4");
 
     for (pos, field, cell) in [
-        ("to_move=white; white=f5,e7", "state.position.white", Some("e7")),
-        ("to_move=white; white=f5; black=f5", "state.position.black", Some("f5")),
-        ("to_move=white; white=f1,f2", "state.position.white", Some("f1")),
-        ("to_move=white; white=f5; black=f6; loser=black", "state.position.loser", None),
-        ("to_move=white; colour=blue", "state.position.colour", None),
+        ("to_move=white; white=f5,e7", "state.position", Some("e7")),
+        ("to_move=white; white=f5; black=f5", "state.position", Some("f5")),
+        ("to_move=white; white=f1,f2", "state.position", Some("f1")),
+        ("to_move=white; white=f5; black=f6; loser=black", "state.position", None),
+        ("to_move=white; colour=blue", "state.position", None),
     ] {
         let e = c.evaluate(pb::EvaluateRequest { state: Some(state("scala", "", pos)) }).await.unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
@@ -137,7 +137,7 @@ async fn a_win_ends_the_game_and_suggest_finds_it() {
     let after = r.state.unwrap();
     assert!(moves(&mut c, &after).await.is_empty());
     let e = try_apply(&mut c, &after, notation("f13-f12")).await.unwrap_err();
-    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "move.notation".into()));
+    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "state.position".into()));
     let ev = c.evaluate(pb::EvaluateRequest { state: Some(after) }).await.unwrap().into_inner();
     assert_eq!((ev.status, ev.winners), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
 }

@@ -341,12 +341,13 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
             calls.push(Call::New(new.clone()));
             let mut state: GameState = reference.new_game(new).await.expect("NewGame").into_inner().state.unwrap();
             for ply in 0..12 {
-                let gen = pb::GenerateMovesRequest { state: Some(state.clone()) };
+                let gen = pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() };
                 calls.push(Call::Generate(gen.clone()));
                 calls.push(Call::Evaluate(pb::EvaluateRequest { state: Some(state.clone()) }));
                 calls.push(Call::Apply(pb::ApplyMoveRequest {
                     state: Some(state.clone()),
                     r#move: Some(pb::Move { notation: "zz99-zz98".into(), ..Default::default() }),
+                    ..Default::default()
                 }));
                 let moves = reference.generate_moves(gen).await.expect("GenerateMoves").into_inner().moves;
                 if moves.is_empty() {
@@ -367,6 +368,7 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
                 let apply = pb::ApplyMoveRequest {
                     state: Some(state.clone()),
                     r#move: Some(pb::Move { notation: m.notation.clone(), ..Default::default() }),
+                    ..Default::default()
                 };
                 calls.push(Call::Apply(apply.clone()));
                 let applied = reference.apply_move(apply).await.expect("ApplyMove").into_inner();

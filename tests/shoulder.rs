@@ -68,7 +68,8 @@ async fn generate_moves_from_both_starts() {
     assert_eq!(m.kind, pb::MoveKind::Squeeze as i32);
     let m = ms.iter().find(|m| m.notation == "a1-d6").unwrap();
     assert_eq!(m.kind, pb::MoveKind::Straight as i32);
-    assert_eq!(m.path, ["a1", "b3", "c5", "d6"]);
+    assert_eq!(m.path, ["a1", "d6"]);
+    assert_eq!(m.passed, ["b3", "c5"]);
     let s = new_game(&mut c, GAME, "two-player").await;
     assert_eq!(moves(&mut c, &s).await.len(), 123);
 }
@@ -79,7 +80,11 @@ async fn illegal_moves_name_the_cell() {
     let mut c = server.client().await;
     let st = state(GAME, "", "to_move=red; red=a1,g4; green=a2,m3; blue=a3,m4");
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation("g4-g7")) })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(st.clone()),
+            r#move: Some(notation("g4-g7")),
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
@@ -90,12 +95,15 @@ async fn illegal_moves_name_the_cell() {
     assert_eq!(apply(&mut c, &st, "g4-g8").await.state.unwrap().to_move, "green");
     // Two players: blue's home h6 cannot be passed.
     let st = state(GAME, "two-player", "to_move=red; red=a1,h4; green=a2,m3");
-    let e = c.apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation("h4-h7")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation("h4-h7")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(error_cell(&e).as_deref(), Some("h6"));
     // A bad position names its key.
     let st = state(GAME, "", "players=2; to_move=red; red=a1; green=a2; blue=a3");
-    let e = c.generate_moves(pb::GenerateMovesRequest { state: Some(st) }).await.unwrap_err();
-    assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position.players".into()));
+    let e = c.generate_moves(pb::GenerateMovesRequest { state: Some(st), ..Default::default() }).await.unwrap_err();
+    assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()));
 }
 
 #[tokio::test]
@@ -137,8 +145,10 @@ async fn connecting_wins_and_evaluate_scores_penalties() {
     let m = ev.r#match.unwrap();
     assert_eq!((m.game_number, m.games_in_match, m.totals.clone(), m.finished), (1, 3, vec![0, 3, 3], false));
     assert!(moves(&mut c, &after).await.is_empty());
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("a2-b3")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("a2-b3")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(reason_and_field(&e).0, "GAME_OVER");
 }
 

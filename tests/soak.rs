@@ -35,13 +35,18 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
         .into_inner()
         .state
         .unwrap();
-    let moves =
-        c.generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()) }).await.unwrap().into_inner().moves;
+    let moves = c
+        .generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .moves;
     let m = &moves[i % moves.len()];
     let after = c
         .apply_move(pb::ApplyMoveRequest {
             state: Some(start.clone()),
             r#move: Some(pb::Move { notation: m.notation.clone(), ..Default::default() }),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -51,7 +56,10 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
     c.evaluate(pb::EvaluateRequest { state: Some(after) }).await.unwrap();
     // Refusals too: an illegal move and a broken position.
     let bad = pb::Move { notation: format!("zz{i}-yy"), ..Default::default() };
-    assert!(c.apply_move(pb::ApplyMoveRequest { state: Some(start.clone()), r#move: Some(bad) }).await.is_err());
+    assert!(c
+        .apply_move(pb::ApplyMoveRequest { state: Some(start.clone()), r#move: Some(bad), ..Default::default() })
+        .await
+        .is_err());
     let broken =
         pb::GameState { game: g.game.clone(), position: format!("to_move=nobody; junk{i}=1"), ..Default::default() };
     assert!(c.evaluate(pb::EvaluateRequest { state: Some(broken) }).await.is_err());

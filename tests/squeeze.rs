@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use parlour::pb;
 use tonic::Code;
+use tonic_types::StatusExt;
 
 const GAMES: [&str; 4] = ["squeeze", "swish", "hex-squeeze", "hex-swish"];
 const START: &str = "to_move=setter; white=; black=; stones=; phase=setup";
@@ -49,7 +50,7 @@ async fn the_pregame_through_the_service_with_the_bait_taken() {
         let r = apply(&mut c, &s, m).await;
         let played = r.r#move.unwrap();
         assert_eq!(played.kind, pb::MoveKind::Place as i32, "{m}");
-        assert_eq!(played.to, m.split('@').nth(1).unwrap());
+        assert_eq!(played.to_cell, m.split('@').nth(1).unwrap());
         s = r.state.unwrap();
     }
     let listed = moves(&mut c, &s).await;
@@ -175,15 +176,20 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let s = state("squeeze", "", "to_move=white; white=a1,g7; black=d5,f6; stones=b2,c3");
-    let e = c.apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("g7-d4")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("g7-d4")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(e.message(), "g7-d4: f6 is occupied");
     assert_eq!(reason_and_field(&e), ("ILLEGAL_MOVE".into(), "move.notation".into()));
     assert_eq!(error_cell(&e).as_deref(), Some("f6"));
 
     let s = new_game(&mut c, "squeeze", "").await;
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("white@d4")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("white@d4")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(e.message(), "white@d4: kings go on edge cells (the 28 border cells); d4 is an inner cell");
     assert_eq!(error_cell(&e).as_deref(), Some("d4"));
 
@@ -195,7 +201,10 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     ] {
         let e = c.evaluate(pb::EvaluateRequest { state: Some(state("squeeze", "", pos)) }).await.unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
-        assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), format!("state.position.{key}")), "{pos}");
+        // The field is the request's; the position key is in the metadata.
+        assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()), "{pos}");
+        let meta_key = e.get_error_details().error_info().and_then(|i| i.metadata.get("key").cloned());
+        assert_eq!(meta_key.as_deref(), Some(key), "{pos}");
         assert_eq!(error_cell(&e).as_deref(), cell, "{pos}");
     }
 }
@@ -219,9 +228,11 @@ async fn ten_stones_win_and_suggest_move_finds_the_winning_capture() {
     let after = r.state.unwrap();
     let ev = c.evaluate(pb::EvaluateRequest { state: Some(after.clone()) }).await.unwrap().into_inner();
     assert_eq!(ev.players[0].captured, Some(10));
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("h1-h2")) }).await.unwrap_err();
-    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "move.notation".into()));
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("h1-h2")), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "state.position".into()));
     assert!(e.message().contains("white won"), "{}", e.message());
 }
 

@@ -275,7 +275,7 @@ async fn spans_continue_the_callers_trace_and_metrics_carry_bounded_labels() {
     let trace_id = "4bf92f3577b34e0ea0e3b6a1f0d1c2b3";
     let traceparent = format!("00-{trace_id}-00f067aa0ba902b7-01");
     let state = contiguity_start();
-    let mut req = Request::new(pb::GenerateMovesRequest { state: Some(state.clone()) });
+    let mut req = Request::new(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() });
     req.metadata_mut().insert("traceparent", traceparent.parse().unwrap());
     let resp = client.generate_moves(req).await.unwrap();
     let returned = resp.metadata().get("traceparent").expect("traceparent in the response").to_str().unwrap();
@@ -290,13 +290,17 @@ async fn spans_continue_the_callers_trace_and_metrics_carry_bounded_labels() {
     let mut req = Request::new(pb::ApplyMoveRequest {
         state: Some(state),
         r#move: Some(pb::Move { notation: "1a-5a".into(), ..Default::default() }),
+        ..Default::default()
     });
     req.metadata_mut().insert("traceparent", traceparent.parse().unwrap());
     assert!(client.apply_move(req).await.is_err());
 
     // A game nobody knows: its name is on the span (escaped), never a label.
     let bogus = pb::GameState { game: "no-such\ngame".into(), ..Default::default() };
-    assert!(client.generate_moves(pb::GenerateMovesRequest { state: Some(bogus) }).await.is_err());
+    assert!(client
+        .generate_moves(pb::GenerateMovesRequest { state: Some(bogus), ..Default::default() })
+        .await
+        .is_err());
 
     // Wait for the exports (batch delay 100 ms, metric interval 200 ms).
     run.wait_for("spans and metrics", |r| {
@@ -402,7 +406,11 @@ async fn thousands_of_random_game_names_leave_the_series_bounded() {
         } else {
             pb::GameState { game: format!("g{i}-{name}"), ..Default::default() }
         };
-        let err = run.client.generate_moves(pb::GenerateMovesRequest { state: Some(state) }).await.unwrap_err();
+        let err = run
+            .client
+            .generate_moves(pb::GenerateMovesRequest { state: Some(state), ..Default::default() })
+            .await
+            .unwrap_err();
         assert_eq!(err.code(), tonic::Code::InvalidArgument);
     }
     // Cumulative temporality: the last export counts every call.
@@ -458,7 +466,7 @@ async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
     client.list_games(pb::ListGamesRequest {}).await.unwrap();
     client.describe_game(pb::DescribeGameRequest { game: "scala".into(), ..Default::default() }).await.unwrap();
     client.new_game(pb::NewGameRequest { game: "squeeze".into(), ..Default::default() }).await.unwrap();
-    client.generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()) }).await.unwrap();
+    client.generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() }).await.unwrap();
     client.evaluate(pb::EvaluateRequest { state: Some(state.clone()) }).await.unwrap();
     let budget = |iterations| Some(pb::SearchBudget { max_iterations: iterations, ..Default::default() });
     client
@@ -469,6 +477,7 @@ async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
         .apply_move(pb::ApplyMoveRequest {
             state: Some(state.clone()),
             r#move: Some(pb::Move { notation: "1a-5a".into(), ..Default::default() }),
+            ..Default::default()
         })
         .await
         .unwrap_err();

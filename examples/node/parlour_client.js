@@ -146,7 +146,11 @@ class ParlourError extends Error {
 
 function toMove(move) {
   if (typeof move === 'string') return { notation: move };
-  return move.notation ? { notation: move.notation } : move;
+  // Only what a request reads; every field given must agree with the others.
+  const { notation, fromCell, toCell, path } = move;
+  // A reply's `bid` defaults to 0 when unset; `_bid` says whether it is set.
+  const hasBid = move._bid === 'bid' || (move.kind === undefined && move.bid !== undefined);
+  return hasBid ? { notation, fromCell, toCell, path, bid: move.bid } : { notation, fromCell, toCell, path };
 }
 
 /** The same state with the `max_plies` position key set, so that a game
@@ -222,9 +226,18 @@ class Parlour {
     return (await this._call(this.client, 'GenerateMoves', { state }, timeout)).moves;
   }
 
-  /** Makes a move (a Move or its notation): {state, move, captured, mover, status, winners, gameOver}. */
-  async apply(state, move, timeout) {
-    return this._call(this.client, 'ApplyMove', { state, move: toMove(move) }, timeout);
+  /** Click-by-click entry: the legal moves whose path begins with the
+   * cells chosen so far (`moves`), the cells that may be chosen next
+   * (`nextCells`) and whether the cells chosen make a whole move (`complete`). */
+  async entry(state, chosenCells, timeout) {
+    return this._call(this.client, 'GenerateMoves', { state, chosenCells }, timeout);
+  }
+
+  /** Makes a move (a Move or its notation): {state, move, captured, mover,
+   * moverSeat, status, winners, reason, gameOver}; with `nextMoves`, also
+   * `nextMoves` (the legal moves after it), so a turn takes one call. */
+  async apply(state, move, { nextMoves = false, timeout } = {}) {
+    return this._call(this.client, 'ApplyMove', { state, move: toMove(move), includeNextMoves: nextMoves }, timeout);
   }
 
   /** Status, winners and the game's measures per seat. */
@@ -235,8 +248,9 @@ class Parlour {
   /** A move for the player to move (.move), with values and candidates.
    * `timeLimit` in milliseconds; unset leaves it to the server's default
    * (or to `level`: beginner, easy, medium, hard, strong, master). */
-  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, level = '', timeout } = {}) {
-    return this._call(this.client, 'SuggestMove', { state, budget: budget(timeLimit, maxIterations, seed), level }, timeout);
+  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, level = '', stateAfter = false, timeout } = {}) {
+    const req = { state, budget: budget(timeLimit, maxIterations, seed), level, includeStateAfter: stateAfter };
+    return this._call(this.client, 'SuggestMove', req, timeout);
   }
 
   /** The search's analysis as it improves (AnalyzeStream): an async

@@ -255,9 +255,20 @@ class Parlour:
         """Every legal move; empty once the game is over."""
         return list(self._call(self.stub.GenerateMoves, pb.GenerateMovesRequest(state=state), timeout).moves)
 
-    def apply(self, state: "pb.GameState", move: MoveLike, timeout=None) -> "pb.ApplyMoveResponse":
-        """Makes a move (a Move or its notation): .state, .move, .status, .winners, .game_over."""
-        return self._call(self.stub.ApplyMove, pb.ApplyMoveRequest(state=state, move=_move(move)), timeout)
+    def entry(self, state: "pb.GameState", chosen_cells: Iterable[str], timeout=None) -> "pb.GenerateMovesResponse":
+        """Click-by-click entry: the legal moves whose path begins with the
+        cells chosen so far (.moves), the cells that may be chosen next
+        (.next_cells) and whether the cells chosen make a whole move (.complete)."""
+        req = pb.GenerateMovesRequest(state=state, chosen_cells=list(chosen_cells))
+        return self._call(self.stub.GenerateMoves, req, timeout)
+
+    def apply(self, state: "pb.GameState", move: MoveLike, *, next_moves: bool = False,
+              timeout=None) -> "pb.ApplyMoveResponse":
+        """Makes a move (a Move or its notation): .state, .move, .status,
+        .winners, .reason, .game_over; with `next_moves`, also .next_moves
+        (the legal moves after it), so a turn takes one call."""
+        req = pb.ApplyMoveRequest(state=state, move=_move(move), include_next_moves=next_moves)
+        return self._call(self.stub.ApplyMove, req, timeout)
 
     def evaluate(self, state: "pb.GameState", timeout=None) -> "pb.EvaluateResponse":
         """Status, winners and the game's measures per seat."""
@@ -271,12 +282,20 @@ class Parlour:
         max_iterations: int = 0,
         seed: int = 0,
         level: str = "",
+        state_after: bool = False,
         timeout=None,
     ) -> "pb.SuggestMoveResponse":
         """A move for the player to move (.move), with values and candidates.
         `time_limit` in seconds; None leaves it to the server's default (or
-        to `level`: beginner, easy, medium, hard, strong, master)."""
-        request = pb.SuggestMoveRequest(state=state, budget=_budget(time_limit, max_iterations, seed), level=level)
+        to `level`: beginner, easy, medium, hard, strong, master). With
+        `state_after`, also .state_after (the state after the move), so a
+        bot's turn takes one call."""
+        request = pb.SuggestMoveRequest(
+            state=state,
+            budget=_budget(time_limit, max_iterations, seed),
+            level=level,
+            include_state_after=state_after,
+        )
         return self._call(self.stub.SuggestMove, request, timeout)
 
     def analyze(

@@ -50,7 +50,7 @@ fn record_error(e: RulesError, base: &str) -> Status {
         (_, Some(f)) => format!("{base}.{f}"),
         (_, None) => base.to_string(),
     };
-    errors::status(&e.with_field(field), Origin::State)
+    errors::status(&e.with_field(field), Origin::Request)
 }
 
 impl RulesService {
@@ -73,8 +73,8 @@ impl RulesService {
             return Err(errors::bad_argument("moves", "moves go with state; a record holds its own moves"));
         }
         if let Some(state) = state {
-            let game = self.game(&state.game, &state.variant, Origin::State)?;
-            let start = convert::record_of(state).map_err(rules(Origin::State))?;
+            let game = self.game(&state.game, &state.variant, Origin::State(state))?;
+            let start = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
             let d = game.description();
             let given = GameRecord {
                 game: d.id.to_string(),
@@ -101,10 +101,10 @@ impl RulesService {
                     reason: r.reason.clone(),
                     headers: r.headers.iter().map(|h| (h.key.clone(), h.value.clone())).collect(),
                 };
-                g.check("record").map_err(rules(Origin::State))?;
+                g.check("record").map_err(rules(Origin::Request))?;
                 (g, "record")
             }
-            None => (GameRecord::parse(record_text).map_err(rules(Origin::State))?, "record_text"),
+            None => (GameRecord::parse(record_text).map_err(rules(Origin::Request))?, "record_text"),
         };
         let game = self.registry.get(&given.game, &given.variant).map_err(|e| record_error(e, base))?;
         let start = if given.start.is_empty() {
@@ -176,8 +176,8 @@ pub(super) async fn replay_game(
         let d = game.description();
         guarded(|| {
             let rep = game.replay(input.start.clone(), &input.given.moves, r.include_states).map_err(|e| {
-                if input.base.is_empty() {
-                    rules(Origin::State)(e)
+                if let (true, Some(state)) = (input.base.is_empty(), r.state.as_ref()) {
+                    rules(Origin::State(state))(e)
                 } else {
                     record_error(e, input.base)
                 }
@@ -185,7 +185,7 @@ pub(super) async fn replay_game(
             let record = replayed_record(&input, &rep);
             let failure = rep.failure.as_ref().map(|f| {
                 // ApplyMove's status for this move, read back field by field.
-                let st = errors::status(&f.error, Origin::State);
+                let st = errors::status(&f.error, Origin::Request);
                 let info = st.get_details_error_info();
                 let meta = |k: &str| info.as_ref().and_then(|i| i.metadata.get(k).cloned()).unwrap_or_default();
                 pb::ReplayFailure {
@@ -263,8 +263,8 @@ pub(super) async fn analyze_game(
         // status naming the move.
         let rep = guarded(|| {
             let rep = game.replay(input.start.clone(), &input.given.moves, true).map_err(|e| {
-                if input.base.is_empty() {
-                    rules(Origin::State)(e)
+                if let (true, Some(state)) = (input.base.is_empty(), r.state.as_ref()) {
+                    rules(Origin::State(state))(e)
                 } else {
                     record_error(e, input.base)
                 }
@@ -272,7 +272,7 @@ pub(super) async fn analyze_game(
             if let Some(f) = &rep.failure {
                 let mut e = f.error.clone();
                 e.message = format!("move {} `{}`: {}", f.index, input.given.moves[f.index], e.message);
-                return Err(errors::status(&e.with_field(input.move_field(f.index)), Origin::State));
+                return Err(errors::status(&e.with_field(input.move_field(f.index)), Origin::Request));
             }
             Ok(rep)
         })?;
@@ -320,7 +320,7 @@ pub(super) async fn analyze_game(
                 let view = if t == 0 { &rep.start } else { &rep.states[t - 1] };
                 let started = Instant::now();
                 let turn = guarded(|| {
-                    let (view, s) = game.suggest(view.record.clone(), &budget).map_err(rules(Origin::State))?;
+                    let (view, s) = game.suggest(view.record.clone(), &budget).map_err(rules(Origin::Request))?;
                     let played = rep.played.get(t);
                     let best_value = s.candidates.first().map_or(s.values[view.to_move as usize], |c| c.value);
                     let played_value =

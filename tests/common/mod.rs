@@ -85,7 +85,7 @@ pub async fn new_game(c: &mut Client, game: &str, variant: &str) -> GameState {
 
 /// GenerateMoves' list for a state.
 pub async fn moves(c: &mut Client, s: &GameState) -> Vec<pb::Move> {
-    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()) })
+    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()), ..Default::default() })
         .await
         .unwrap_or_else(|e| panic!("generate moves in {:?}: {e}", s.position))
         .into_inner()
@@ -99,7 +99,9 @@ pub async fn apply(c: &mut Client, s: &GameState, mv: &str) -> pb::ApplyMoveResp
 
 /// ApplyMove of any move, the refusal returned.
 pub async fn try_apply(c: &mut Client, s: &GameState, m: pb::Move) -> Result<pb::ApplyMoveResponse, tonic::Status> {
-    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(m) }).await.map(|r| r.into_inner())
+    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(m), ..Default::default() })
+        .await
+        .map(|r| r.into_inner())
 }
 
 /// Evaluate's answer for a state.
@@ -221,7 +223,7 @@ pub async fn play_through(
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     for ply in 0..max_plies {
         let moves = client
-            .generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()) })
+            .generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() })
             .await
             .expect("generate moves")
             .into_inner()
@@ -234,7 +236,11 @@ pub async fn play_through(
         x ^= x << 17;
         let m = &moves[(x % moves.len() as u64) as usize];
         let applied = client
-            .apply_move(pb::ApplyMoveRequest { state: Some(state.clone()), r#move: Some(notation(&m.notation)) })
+            .apply_move(pb::ApplyMoveRequest {
+                state: Some(state.clone()),
+                r#move: Some(notation(&m.notation)),
+                ..Default::default()
+            })
             .await
             .unwrap_or_else(|e| panic!("listed move {} refused: {e}", m.notation))
             .into_inner();

@@ -222,10 +222,11 @@ fn straight_move_passes_an_empty_opponent_home_but_never_ends_there() {
     assert_eq!(e.kind, ErrorKind::IllegalMove);
     assert_eq!(e.cell.as_deref(), Some("g7"));
     assert!(e.message.contains("g7 is green's home"), "{}", e.message);
-    // The details show every cell passed, g7 included.
+    // The details show the two landings, and every cell passed, g7 included.
     let d = g.move_details(&pos, Move::Straight { from: cell("g4"), to: cell("g9") });
     assert_eq!(d.kind, MoveKind::Straight);
-    assert_eq!(d.path, vec![cell("g4"), cell("g5"), cell("g6"), cell("g7"), cell("g8"), cell("g9")]);
+    assert_eq!(d.path, vec![cell("g4"), cell("g9")]);
+    assert_eq!(d.passed, vec![cell("g5"), cell("g6"), cell("g7"), cell("g8")]);
 }
 
 #[test]
