@@ -202,7 +202,9 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
     }
     println!("peak {peak} KiB (limit {LIMIT_KIB} KiB)");
 
-    // SIGTERM with a 400 ms drain: time to exit.
+    // SIGTERM with a 400 ms drain, a client connection open (idle): time to exit.
+    let ch = tonic::transport::Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
+    pb::rules_client::RulesClient::new(ch.clone()).list_games(pb::ListGamesRequest {}).await.expect("served");
     let t = Instant::now();
     let killed = Command::new("kill").args(["-TERM", &pid.to_string()]).status().expect("kill");
     assert!(killed.success());
@@ -212,7 +214,8 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
     })
     .await
     .unwrap();
-    println!("SIGTERM to exit (drain 400 ms): {:?}", exited.1);
+    println!("SIGTERM to exit (drain 400 ms, one idle client connection): {:?}", exited.1);
+    drop(ch);
     assert!(exited.0.is_ok_and(|s| s.success()), "exits cleanly on SIGTERM");
     assert!(exited.1 < Duration::from_secs(30), "exits on SIGTERM");
 }
