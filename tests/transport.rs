@@ -279,14 +279,28 @@ async fn calls_open_over_all_connections_are_capped() {
     assert!(served.is_ok(), "places are given back when the connections close");
 }
 
+/// Runs `parlour serve` with `args`; a server that does not exit within
+/// 20 s (it accepted the settings) is killed and reported as running.
 fn serve_cmd(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_parlour"))
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_parlour"))
         .arg("serve")
         .args(["--listen", "127.0.0.1:0"])
         .args(args)
         .env("RUST_LOG", "warn")
-        .output()
-        .expect("run parlour serve")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run parlour serve");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!("parlour serve {args:?} kept running: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(ms(20));
+    }
+    child.wait_with_output().expect("output")
 }
 
 #[test]
