@@ -219,3 +219,63 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
     assert!(exited.0.is_ok_and(|s| s.success()), "exits cleanly on SIGTERM");
     assert!(exited.1 < Duration::from_secs(30), "exits on SIGTERM");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    // A descriptor limit of 64, so a few dozen connections exhaust it.
+    let child = tokio::process::Command::new("sh")
+        .args(["-c", &format!("ulimit -n 64 && exec {} serve --listen {addr}", env!("CARGO_BIN_EXE_parlour"))])
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut child = child;
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while TcpStream::connect(addr).await.is_err() {
+            tokio::time::sleep(ms(50)).await;
+        }
+    })
+    .await
+    .expect("server up");
+    // 100 connections: the kernel completes them all (listen backlog), the
+    // server runs out of descriptors accepting them.
+    let mut held = Vec::new();
+    for _ in 0..100 {
+        held.push(TcpStream::connect(addr).await.expect("connect"));
+    }
+    // For 3 s the loop must back off (a warning per failed accept), not spin.
+    let mut backoffs = 0;
+    let _ = tokio::time::timeout(Duration::from_secs(3), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("backing off") {
+                backoffs += 1;
+            }
+        }
+    })
+    .await;
+    println!("accept back-offs in 3 s at the descriptor limit: {backoffs}");
+    assert!(backoffs >= 1, "the accept loop reports running out of descriptors");
+    assert!(backoffs <= 40, "{backoffs} accept failures in 3 s: the loop spins");
+    // Once the attacker's connections go (the server closes them at the
+    // handshake timeout anyway), a client is served again.
+    drop(held);
+    let served = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            if let Ok(ch) = tonic::transport::Channel::from_shared(format!("http://{addr}")).unwrap().connect().await {
+                if pb::rules_client::RulesClient::new(ch).list_games(pb::ListGamesRequest {}).await.is_ok() {
+                    return;
+                }
+            }
+            tokio::time::sleep(ms(200)).await;
+        }
+    })
+    .await;
+    assert!(served.is_ok(), "served again after the descriptors come back");
+    let _ = child.kill().await;
+}
