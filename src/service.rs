@@ -62,13 +62,25 @@ pub struct RulesService {
     searches: Arc<Semaphore>,
     /// The server's request timeout: searches fit inside it.
     request_timeout: Option<Duration>,
+    /// DescribeGame's answers, built once per game and variant: one is tens
+    /// of kilobytes and costly to build, and a flood of DescribeGame must
+    /// not cost that every time (other clients would wait behind it).
+    descriptions: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), pb::GameDescription>>>,
 }
 
 impl RulesService {
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
         let in_flight = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
         let searches = Arc::new(Semaphore::new(limits.max_concurrent_searches.max(1)));
-        RulesService { registry, limits, in_flight, searches, request_timeout: None }
+        RulesService { registry, limits, in_flight, searches, request_timeout: None, descriptions: Arc::default() }
+    }
+
+    /// The description of `game`, built once.
+    fn description(&self, game: &dyn AnyGame) -> pb::GameDescription {
+        let d = game.description();
+        let key = (d.id.to_string(), d.variant.to_string());
+        let mut cache = self.descriptions.lock().unwrap_or_else(|e| e.into_inner());
+        cache.entry(key).or_insert_with(|| convert::description(game)).clone()
     }
 
     /// Fits every search (SuggestMove, AnalyzeStream) inside `timeout`.
@@ -283,7 +295,7 @@ impl Rules for RulesService {
         traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
             let _permit = self.permit()?;
             let game = self.game(&r.game, &r.variant, Origin::Request)?;
-            let description = guarded(|| Ok(convert::description(game)))?;
+            let description = guarded(|| Ok(self.description(game)))?;
             Ok(Response::new(pb::DescribeGameResponse { description: Some(description) }))
         })
         .await

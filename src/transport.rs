@@ -611,18 +611,22 @@ where
                 Ok(Err(e)) => Err(e),
                 Ok(Ok(resp)) => {
                     let mut end = deadline;
+                    let mut status = timed_out(limits.request_timeout);
                     if let Some(StreamDeadline(d)) = resp.extensions().get::<StreamDeadline>() {
-                        let left = d.saturating_duration_since(std::time::Instant::now());
-                        end = end.min(Instant::now() + left);
+                        let own_end = Instant::now() + d.saturating_duration_since(std::time::Instant::now());
+                        if own_end < end {
+                            end = own_end;
+                            status = tonic::Status::deadline_exceeded(
+                                "the stream outlived its search budget and grace (its reports were not read)",
+                            );
+                        }
                         guard.set_deadline(end + limits.grace);
                     }
-                    let timeout = limits.request_timeout;
                     Ok(resp.map(|body| {
                         tonic::body::Body::new(Bounded {
                             inner: Box::pin(body),
                             timer: Box::pin(tokio::time::sleep_until(end)),
-                            timeout,
-                            done: false,
+                            status: Some(status),
                             _guard: guard,
                         })
                     }))
@@ -641,8 +645,8 @@ fn timed_out(timeout: Duration) -> tonic::Status {
 struct Bounded<B> {
     inner: Pin<Box<B>>,
     timer: Pin<Box<Sleep>>,
-    timeout: Duration,
-    done: bool,
+    /// What to end with at the deadline; `None` once the body has ended.
+    status: Option<tonic::Status>,
     _guard: CallGuard,
 }
 
@@ -655,12 +659,12 @@ where
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
         let this = &mut *self;
-        if this.done {
+        if this.status.is_none() {
             return Poll::Ready(None);
         }
         match this.inner.as_mut().poll_frame(cx) {
             Poll::Ready(None) => {
-                this.done = true;
+                this.status = None;
                 return Poll::Ready(None);
             }
             Poll::Ready(Some(frame)) => return Poll::Ready(Some(frame)),
@@ -669,8 +673,7 @@ where
         match this.timer.as_mut().poll(cx) {
             Poll::Pending => Poll::Pending,
             Poll::Ready(()) => {
-                this.done = true;
-                let status = timed_out(this.timeout);
+                let Some(status) = this.status.take() else { return Poll::Ready(None) };
                 let mut trailers = http::HeaderMap::new();
                 trailers.insert("grpc-status", http::HeaderValue::from(status.code() as i32));
                 if let Ok(v) = http::HeaderValue::from_str(status.message()) {
@@ -682,6 +685,6 @@ where
     }
 
     fn is_end_stream(&self) -> bool {
-        self.done || self.inner.is_end_stream()
+        self.status.is_none() || self.inner.is_end_stream()
     }
 }

@@ -8,147 +8,21 @@
 #![allow(clippy::needless_update)]
 
 mod common;
+mod h2_support;
 
-use bytes::{BufMut, Bytes, BytesMut};
 use common::*;
+use h2_support::*;
 use parlour::pb;
 use parlour::transport::TransportLimits;
 use parlour::ServerConfig;
-use prost::Message;
-use std::net::SocketAddr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
-use tokio::io::AsyncReadExt;
 use tokio::net::TcpStream;
-use tokio::task::JoinHandle;
 use tonic::Code;
 
 /// Generous upper bound for "the server reacts" (the limits under test are
 /// a few hundred milliseconds; the machine may be busy).
 const BOUND: Duration = Duration::from_secs(10);
-
-fn position() -> pb::GameState {
-    state("contiguity", "", "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d")
-}
-
-fn ms(n: u64) -> Duration {
-    Duration::from_millis(n)
-}
-
-fn pb_duration(d: Duration) -> prost_types::Duration {
-    prost_types::Duration { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 }
-}
-
-/// A gRPC length-prefixed message.
-fn grpc_frame(msg: &impl Message) -> Bytes {
-    let body = msg.encode_to_vec();
-    let mut b = BytesMut::with_capacity(5 + body.len());
-    b.put_u8(0);
-    b.put_u32(body.len() as u32);
-    b.put_slice(&body);
-    b.freeze()
-}
-
-fn grpc_request(addr: SocketAddr, path: &str) -> http::Request<()> {
-    http::Request::builder()
-        .method("POST")
-        .uri(format!("http://{addr}{path}"))
-        .header("content-type", "application/grpc")
-        .header("te", "trailers")
-        .body(())
-        .unwrap()
-}
-
-/// A raw HTTP/2 connection: its request handle, the task driving it (it
-/// ends when the server closes the connection) and the server's
-/// SETTINGS_MAX_CONCURRENT_STREAMS as last seen.
-struct H2 {
-    send: h2::client::SendRequest<Bytes>,
-    conn: JoinHandle<Result<(), h2::Error>>,
-    peer_max_streams: Arc<AtomicUsize>,
-}
-
-/// Connects with an HTTP/2 stream receive window of `window` bytes; the
-/// client never gives flow-control capacity back unless a test does.
-async fn h2_connect(addr: SocketAddr, window: u32) -> H2 {
-    let tcp = TcpStream::connect(addr).await.expect("connect");
-    let (send, mut conn) =
-        h2::client::Builder::new().initial_window_size(window).handshake::<_, Bytes>(tcp).await.expect("h2 handshake");
-    let peer_max_streams = Arc::new(AtomicUsize::new(0));
-    let seen = peer_max_streams.clone();
-    let conn = tokio::spawn(std::future::poll_fn(move |cx| {
-        let r = std::pin::Pin::new(&mut conn).poll(cx);
-        seen.store(conn.max_concurrent_send_streams(), Ordering::Relaxed);
-        r
-    }));
-    H2 { send, conn, peer_max_streams }
-}
-
-use std::future::Future;
-
-impl H2 {
-    /// Opens a call: headers, then the message (with END_STREAM) when given.
-    async fn call(
-        &mut self,
-        addr: SocketAddr,
-        path: &str,
-        msg: Option<Bytes>,
-    ) -> (h2::client::ResponseFuture, h2::SendStream<Bytes>) {
-        let mut send = self.send.clone().ready().await.expect("stream available");
-        let (resp, mut stream) = send.send_request(grpc_request(addr, path), false).expect("send headers");
-        if let Some(m) = msg {
-            stream.send_data(m, true).expect("send message");
-        }
-        (resp, stream)
-    }
-}
-
-/// The grpc-status of a response, reading (and releasing) its body first.
-async fn grpc_status(resp: h2::client::ResponseFuture) -> (i32, String) {
-    let resp = resp.await.expect("response headers");
-    let header = |h: &http::HeaderMap| {
-        h.get("grpc-status").map(|v| {
-            let code = v.to_str().unwrap().parse::<i32>().unwrap();
-            let msg = h.get("grpc-message").map(|m| m.to_str().unwrap_or("").to_string()).unwrap_or_default();
-            (code, msg)
-        })
-    };
-    if let Some(s) = header(resp.headers()) {
-        return s;
-    }
-    let mut body = resp.into_body();
-    while let Some(chunk) = body.data().await {
-        let chunk = chunk.expect("body");
-        let _ = body.flow_control().release_capacity(chunk.len());
-    }
-    let trailers = body.trailers().await.expect("trailers").expect("trailers present");
-    header(&trailers).expect("grpc-status in the trailers")
-}
-
-fn analyze_request(budget: Duration) -> Bytes {
-    grpc_frame(&pb::AnalyzeStreamRequest {
-        state: Some(position()),
-        budget: Some(pb::SearchBudget { time_limit: Some(pb_duration(budget)), ..Default::default() }),
-        report_interval: Some(pb_duration(ms(10))),
-        ..Default::default()
-    })
-}
-
-/// Whether the server closes `tcp` (EOF or reset) within `within`.
-async fn closed_by_server(tcp: &mut TcpStream, within: Duration) -> bool {
-    let mut buf = [0u8; 4096];
-    tokio::time::timeout(within, async {
-        loop {
-            match tcp.read(&mut buf).await {
-                Ok(0) | Err(_) => return,
-                Ok(_) => continue,
-            }
-        }
-    })
-    .await
-    .is_ok()
-}
 
 async fn suggest_ok(server: &TestServer, timeout: Option<Duration>) -> Result<pb::SuggestMoveResponse, tonic::Status> {
     let mut c = server.client().await;
@@ -405,14 +279,28 @@ async fn calls_open_over_all_connections_are_capped() {
     assert!(served.is_ok(), "places are given back when the connections close");
 }
 
+/// Runs `parlour serve` with `args`; a server that does not exit within
+/// 20 s (it accepted the settings) is killed and reported as running.
 fn serve_cmd(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_parlour"))
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_parlour"))
         .arg("serve")
         .args(["--listen", "127.0.0.1:0"])
         .args(args)
         .env("RUST_LOG", "warn")
-        .output()
-        .expect("run parlour serve")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run parlour serve");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!("parlour serve {args:?} kept running: {}", String::from_utf8_lossy(&out.stderr));
+        }
+        std::thread::sleep(ms(20));
+    }
+    child.wait_with_output().expect("output")
 }
 
 #[test]
