@@ -22,7 +22,7 @@ use crate::telemetry;
 use opentelemetry::KeyValue;
 use std::fmt;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{LazyLock, RwLock};
+use std::sync::{LazyLock, Mutex, RwLock};
 use std::time::Instant;
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
@@ -248,6 +248,31 @@ fn reason(status: &Status) -> &'static str {
         .unwrap_or(if reason.is_empty() { code_name(status.code()) } else { "OTHER" })
 }
 
+/// Calls shed since the last warning, and when that was.
+static SHED: AtomicI64 = AtomicI64::new(0);
+static SHED_WARNED: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Load shedding is worth a warning, but not one a call when a replica is
+/// overloaded: at most one a second, with the count since the last.
+fn warn_shed(method: &'static str) {
+    SHED.fetch_add(1, Ordering::Relaxed);
+    let Ok(mut last) = SHED_WARNED.try_lock() else { return };
+    let now = Instant::now();
+    if last.is_some_and(|t| now.duration_since(t) < std::time::Duration::from_secs(1)) {
+        return;
+    }
+    let since = last.map(|t| now.duration_since(t));
+    *last = Some(now);
+    let refused = SHED.swap(0, Ordering::Relaxed);
+    tracing::warn!(
+        target: "parlour::access",
+        refused,
+        since = since.map(tracing::field::debug),
+        method,
+        "load shed: calls refused with RESOURCE_EXHAUSTED (at most one warning a second; parlour.rpc.server.shed counts them all)"
+    );
+}
+
 /// Runs one call inside its span: records its metrics and access log line,
 /// continues the caller's trace and returns its context in the response
 /// metadata.
@@ -341,6 +366,7 @@ pub(crate) async fn traced<T>(
         let method_attr = KeyValue::new("rpc.method", method.full);
         if code == Code::ResourceExhausted {
             metrics.shed.add(1, std::slice::from_ref(&method_attr));
+            warn_shed(name);
         }
         let attrs = [
             method_attr,
