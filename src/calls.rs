@@ -456,6 +456,16 @@ mod tests {
     }
 
     #[test]
+    fn no_character_a_client_sends_survives_escaping_as_a_line_break_or_control() {
+        let all: String = (0u32..0x11000).filter_map(char::from_u32).chain(['\u{feff}', '\u{e0001}']).collect();
+        for chunk in all.chars().collect::<Vec<_>>().chunks(32) {
+            let text: String = chunk.iter().collect();
+            let out = Escaped(&text, usize::MAX).to_string();
+            assert!(!out.chars().any(|c| c != '\\' && needs_escape(c)), "{text:?} gave {out:?}");
+        }
+    }
+
+    #[test]
     fn every_status_code_has_its_canonical_name() {
         assert_eq!(code_name(Code::Ok), "OK");
         assert_eq!(code_name(Code::InvalidArgument), "INVALID_ARGUMENT");
