@@ -22,7 +22,7 @@ use crate::telemetry;
 use opentelemetry::KeyValue;
 use std::fmt;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{LazyLock, RwLock};
+use std::sync::{LazyLock, Mutex, RwLock};
 use std::time::Instant;
 use tonic::{Code, Request, Response, Status};
 use tracing::Instrument;
@@ -248,6 +248,31 @@ fn reason(status: &Status) -> &'static str {
         .unwrap_or(if reason.is_empty() { code_name(status.code()) } else { "OTHER" })
 }
 
+/// Calls shed since the last warning, and when that was.
+static SHED: AtomicI64 = AtomicI64::new(0);
+static SHED_WARNED: Mutex<Option<Instant>> = Mutex::new(None);
+
+/// Load shedding is worth a warning, but not one a call when a replica is
+/// overloaded: at most one a second, with the count since the last.
+fn warn_shed(method: &'static str) {
+    SHED.fetch_add(1, Ordering::Relaxed);
+    let Ok(mut last) = SHED_WARNED.try_lock() else { return };
+    let now = Instant::now();
+    if last.is_some_and(|t| now.duration_since(t) < std::time::Duration::from_secs(1)) {
+        return;
+    }
+    let since = last.map(|t| now.duration_since(t));
+    *last = Some(now);
+    let refused = SHED.swap(0, Ordering::Relaxed);
+    tracing::warn!(
+        target: "parlour::access",
+        refused,
+        since = since.map(tracing::field::debug),
+        method,
+        "load shed: calls refused with RESOURCE_EXHAUSTED (at most one warning a second; parlour.rpc.server.shed counts them all)"
+    );
+}
+
 /// Runs one call inside its span: records its metrics and access log line,
 /// continues the caller's trace and returns its context in the response
 /// metadata.
@@ -341,6 +366,7 @@ pub(crate) async fn traced<T>(
         let method_attr = KeyValue::new("rpc.method", method.full);
         if code == Code::ResourceExhausted {
             metrics.shed.add(1, std::slice::from_ref(&method_attr));
+            warn_shed(name);
         }
         let attrs = [
             method_attr,
@@ -427,6 +453,16 @@ mod tests {
         let clipped = Escaped(&long, MAX_CLIENT_TEXT).to_string();
         assert_eq!(clipped.chars().count(), MAX_CLIENT_TEXT + 1);
         assert!(clipped.ends_with('…'));
+    }
+
+    #[test]
+    fn no_character_a_client_sends_survives_escaping_as_a_line_break_or_control() {
+        let all: String = (0u32..0x11000).filter_map(char::from_u32).chain(['\u{feff}', '\u{e0001}']).collect();
+        for chunk in all.chars().collect::<Vec<_>>().chunks(32) {
+            let text: String = chunk.iter().collect();
+            let out = Escaped(&text, usize::MAX).to_string();
+            assert!(!out.chars().any(|c| c != '\\' && needs_escape(c)), "{text:?} gave {out:?}");
+        }
     }
 
     #[test]

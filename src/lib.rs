@@ -4,7 +4,8 @@
 //! The rules live in the `parlour-engine` crate, which knows nothing of
 //! gRPC. This crate converts between protobuf and engine types
 //! ([`convert`]), implements the `parlour.v1.Rules` service ([`service`]),
-//! maps engine errors to rich gRPC statuses ([`errors`]) and runs the server
+//! maps engine errors to rich gRPC statuses ([`errors`]), traces,
+//! counts and logs each call ([`calls`], [`telemetry`]) and runs the server
 //! with its health, reflection, limits and graceful shutdown ([`server`]).
 //!
 //! The client tools of the `parlour` binary (`healthcheck`, `arena`,

@@ -97,7 +97,7 @@ impl RulesService {
 
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.in_flight.clone().try_acquire_owned().map_err(|_| {
-            tracing::warn!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
+            tracing::debug!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
             Status::resource_exhausted(format!(
                 "the server is busy ({} calls in flight); retry with backoff",
                 self.limits.max_concurrent
@@ -107,7 +107,7 @@ impl RulesService {
 
     fn search_permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.searches.clone().try_acquire_owned().map_err(|_| {
-            tracing::warn!(limit = self.limits.max_concurrent_searches, "load shed: too many searches");
+            tracing::debug!(limit = self.limits.max_concurrent_searches, "load shed: too many searches");
             Status::resource_exhausted(format!(
                 "all {} search slots are busy; retry with backoff",
                 self.limits.max_concurrent_searches

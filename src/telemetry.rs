@@ -8,6 +8,9 @@
 //! `OTEL_METRIC_EXPORT_INTERVAL`, `OTEL_BSP_*` and `OTEL_SDK_DISABLED` are
 //! honoured. Without an endpoint no exporter, no OpenTelemetry layer and no
 //! meter provider is installed: the instruments are no-ops.
+//!
+//! The instruments are here ([`METRICS`]); what each call records, and its
+//! span and access-log line, is in [`crate::calls`].
 
 use opentelemetry::metrics::{Counter, Histogram, ObservableUpDownCounter};
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};

@@ -111,3 +111,59 @@ async fn at_the_default_level_calls_write_no_lines() {
     assert!(!log.contains("refused") && !log.contains("served"), "{log}");
     assert!(log.contains("parlour listening"), "{log}");
 }
+
+/// A fixed number of calls against a running server, for measuring the
+/// per-call machinery with callgrind (docs/operations.md, "Cost"). Not run
+/// by `cargo test`:
+///
+/// ```sh
+/// PARLOUR_COST_ADDR=http://127.0.0.1:50161 PARLOUR_COST_CALL=apply PARLOUR_COST_N=500 \
+///   cargo test --test access_log fixed_calls -- --ignored
+/// ```
+#[tokio::test]
+#[ignore]
+async fn fixed_calls() {
+    let addr = std::env::var("PARLOUR_COST_ADDR").expect("PARLOUR_COST_ADDR");
+    let call = std::env::var("PARLOUR_COST_CALL").unwrap_or_else(|_| "apply".into());
+    let n: usize = std::env::var("PARLOUR_COST_N").map_or(500, |v| v.parse().unwrap());
+    let channel = tonic::transport::Channel::from_shared(addr).unwrap().connect().await.unwrap();
+    let mut rules = RulesClient::new(channel.clone());
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    if call != "apply" {
+        return run_fixed(n, &call, &mut rules, &mut health, None).await;
+    }
+    let state = rules
+        .new_game(pb::NewGameRequest { game: "scala".into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap();
+    let first = rules.generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()) }).await.unwrap();
+    let mv = first.into_inner().moves[0].notation.clone();
+    run_fixed(n, &call, &mut rules, &mut health, Some((state, mv))).await;
+}
+
+async fn run_fixed(
+    n: usize,
+    call: &str,
+    rules: &mut RulesClient<tonic::transport::Channel>,
+    health: &mut tonic_health::pb::health_client::HealthClient<tonic::transport::Channel>,
+    apply: Option<(pb::GameState, String)>,
+) {
+    for _ in 0..n {
+        match (call, &apply) {
+            ("check", _) => {
+                health.check(tonic_health::pb::HealthCheckRequest { service: String::new() }).await.unwrap();
+            }
+            ("list", _) => {
+                rules.list_games(pb::ListGamesRequest {}).await.unwrap();
+            }
+            ("apply", Some((state, mv))) => {
+                let m = pb::Move { notation: mv.clone(), ..Default::default() };
+                rules.apply_move(pb::ApplyMoveRequest { state: Some(state.clone()), r#move: Some(m) }).await.unwrap();
+            }
+            (other, _) => panic!("PARLOUR_COST_CALL: check, list or apply, not {other}"),
+        }
+    }
+}

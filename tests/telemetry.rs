@@ -514,9 +514,12 @@ async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
         wanted.iter().all(|w| m.contains_key(*w))
     })
     .await;
-    let (receiver, _) = run.stop().await;
+    let (receiver, log) = run.stop().await;
     let metrics = exported(&receiver.metrics.lock().unwrap());
     assert!(metrics["process.memory.usage"].max > 1 << 20, "resident memory in bytes");
+    // One warning for the shed call, the rate-limited one (with the count).
+    assert_eq!(log.matches("load shed").count(), 1, "{log}");
+    assert!(log.contains("\"refused\":1"), "{log}");
 
     // The Prometheus names and labels of everything exported, for the
     // checker: one line a name, then its labels.
