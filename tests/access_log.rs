@@ -139,7 +139,10 @@ async fn fixed_calls() {
         .into_inner()
         .state
         .unwrap();
-    let first = rules.generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()) }).await.unwrap();
+    let first = rules
+        .generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() })
+        .await
+        .unwrap();
     let mv = first.into_inner().moves[0].notation.clone();
     run_fixed(n, &call, &mut rules, &mut health, Some((state, mv))).await;
 }
@@ -161,7 +164,14 @@ async fn run_fixed(
             }
             ("apply", Some((state, mv))) => {
                 let m = pb::Move { notation: mv.clone(), ..Default::default() };
-                rules.apply_move(pb::ApplyMoveRequest { state: Some(state.clone()), r#move: Some(m) }).await.unwrap();
+                rules
+                    .apply_move(pb::ApplyMoveRequest {
+                        state: Some(state.clone()),
+                        r#move: Some(m),
+                        ..Default::default()
+                    })
+                    .await
+                    .unwrap();
             }
             (other, _) => panic!("PARLOUR_COST_CALL: check, list or apply, not {other}"),
         }

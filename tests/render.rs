@@ -103,7 +103,8 @@ async fn last_move_captures_highlights_theme_and_size() {
     if played.captured.is_empty() {
         played.captured = vec!["c8".into()];
     }
-    let targets: Vec<String> = moves.moves.iter().filter(|m| m.from_cell == jump.from_cell).map(|m| m.to_cell.clone()).collect();
+    let targets: Vec<String> =
+        moves.moves.iter().filter(|m| m.from_cell == jump.from_cell).map(|m| m.to_cell.clone()).collect();
     let r = client
         .render_board(RenderBoardRequest {
             state: applied.state.clone(),
