@@ -40,7 +40,7 @@ async fn apply(c: &mut RulesClient<Channel>, st: &pb::GameState, mv: &str) -> pb
 }
 
 async fn evaluate(c: &mut RulesClient<Channel>, st: &pb::GameState) -> pb::EvaluateResponse {
-    c.evaluate(pb::EvaluateRequest { state: Some(st.clone()) }).await.unwrap().into_inner()
+    c.evaluate(pb::EvaluateRequest { state: Some(st.clone()), ..Default::default() }).await.unwrap().into_inner()
 }
 
 #[tokio::test]
