@@ -234,6 +234,7 @@ fn kind(k: MoveKind) -> pb::MoveKind {
         MoveKind::Bid => pb::MoveKind::Bid,
         MoveKind::Action => pb::MoveKind::Action,
         MoveKind::Pass => pb::MoveKind::Pass,
+        MoveKind::Resign => pb::MoveKind::Resign,
     }
 }
 

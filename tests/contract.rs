@@ -631,3 +631,82 @@ async fn new_game(
         .state
         .unwrap()
 }
+
+#[tokio::test]
+async fn any_seat_to_move_may_resign_in_every_game() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    // Two players: the other wins, and says why.
+    let r = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: st("contiguity", "", CONTIGUITY_START),
+            r#move: Some(notation("resign")),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (r.status, r.winners.clone(), r.reason.as_str()),
+        (pb::GameStatus::Won as i32, vec!["red".to_string()], "resigned")
+    );
+    assert_eq!(r.r#move.unwrap().kind, pb::MoveKind::Resign as i32);
+    let after = r.state.unwrap();
+    assert!(after.position.contains("resigned=white"), "{}", after.position);
+    let e = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(after.clone()),
+            r#move: Some(notation("resign")),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(reason_and_field(&e).0, "GAME_OVER");
+    // A resignation has no cells: fields that say otherwise are refused.
+    let e = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: st("contiguity", "", CONTIGUITY_START),
+            r#move: Some(pb::Move { notation: "resign".into(), from_cell: "30a".into(), ..Default::default() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(reason_and_field(&e), ("ILLEGAL_MOVE".into(), "move.from_cell".into()));
+    // Three players: the other two share the win; the match goes on.
+    let s = c
+        .new_game(pb::NewGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    let r = c
+        .apply_move(pb::ApplyMoveRequest { state: s, r#move: Some(notation("resign")), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.winners, ["green", "blue"]);
+    let ended = r.state.unwrap();
+    assert_eq!(ended.match_standing.as_ref().map(|m| m.game_number), Some(1));
+    let next = c
+        .new_game(pb::NewGameRequest { previous_game: Some(ended), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap();
+    assert_eq!(next.match_standing.unwrap().game_number, 2);
+    // A pre-game: the setter's seat resigns, the chooser's seat wins.
+    let s = c
+        .new_game(pb::NewGameRequest { game: "squeeze".into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    let r = c
+        .apply_move(pb::ApplyMoveRequest { state: s, r#move: Some(notation("resign")), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.mover_seat, "seat1");
+    assert_eq!(r.state.unwrap().result.unwrap().winner_seats, ["seat2"]);
+}
