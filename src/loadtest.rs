@@ -32,7 +32,7 @@ pub const POSITIONS: &[(&str, &str, &str)] = &[
         "contiguity",
         "bidding",
         "to_move=red; phase=play; white=6b,8d,14d,19a,20c,27b; red=1c,4c,5b,16a,20d,23a; \
-         bid=22; bidder=red; bidder_moves=18; ply=40",
+         bid=22; bidder=red; bidder_moves=18; white_seat=seat2; ply=40",
     ),
     ("scala", "original", "to_move=white; white=g6,h9,j10,g11; black=h7,i8,g9,f10,g10,i10; ply=60"),
     (
