@@ -229,7 +229,8 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
         .into_iter()
         .map(|p| PieceView { cell: p.cell, key: game.owner_key(&p), owner: p.owner, kind: p.kind })
         .collect();
-    let result = ResultView { winners, winner_seats, reason: game.result_reason(pos) };
+    let reason = if outcome.is_over() { game.result_reason(pos) } else { None };
+    let result = ResultView { winners, winner_seats, reason };
     StateView {
         position: record.to_string(),
         record,
