@@ -140,23 +140,39 @@ pub fn check_kinds(d: &Description, state: &pb::GameState, v: &StateView) -> Res
     Ok(())
 }
 
-/// A state view as a `GameState`: everything is read from the view, in the
-/// front's terms; nothing is parsed again.
+/// A state view as a `GameState`, in both forms: everything is read from
+/// the view, in the front's terms; nothing is parsed again.
 pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
+    state_in(game, v, pb::StateForm::Both as i32)
+}
+
+/// A state in the form a request asked for (text, structured or both);
+/// only the asked form is built.
+pub fn state_in(game: &dyn AnyGame, v: &StateView, form: i32) -> pb::GameState {
     let d = game.description();
     let seats = d.seats();
+    let form = pb::StateForm::try_from(form).unwrap_or_default();
+    let text = form != pb::StateForm::Structured;
+    let structured = form != pb::StateForm::Text;
     pb::GameState {
         game: d.id.to_string(),
         variant: d.variant.to_string(),
         to_move: v.to_move_name().to_string(),
-        position: v.position.clone(),
-        pieces: v
-            .pieces
-            .iter()
-            .map(|p| pb::Piece { cell: cell(d, p.cell), owner: p.key.to_string(), kind: p.kind.to_string() })
-            .collect(),
+        position: if text { v.position.clone() } else { String::new() },
+        pieces: if structured {
+            v.pieces
+                .iter()
+                .map(|p| pb::Piece { cell: cell(d, p.cell), owner: p.key.to_string(), kind: p.kind.to_string() })
+                .collect()
+        } else {
+            vec![]
+        },
         phase: v.phase.to_string(),
-        fields: v.fields(d).map(|(k, val)| pb::PositionField { key: k.clone(), value: val.clone() }).collect(),
+        fields: if structured {
+            v.fields(d).map(|(k, val)| pb::PositionField { key: k.clone(), value: val.clone() }).collect()
+        } else {
+            vec![]
+        },
         seat_to_move: seats.get(v.seat_to_move as usize).map_or("", |s| s.name).to_string(),
         seats: seats
             .iter()
@@ -171,6 +187,16 @@ pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
         match_standing: v.standing.as_ref().map(|m| standing(d, m)),
         ..key_fields(game, v)
     }
+}
+
+/// A move in the view a request asked for: the basic view leaves out the
+/// cells passed over.
+pub fn mv_in(d: &Description, m: &MoveView, view: i32) -> pb::Move {
+    let mut out = mv(d, m);
+    if view == pb::ReplyView::Basic as i32 {
+        out.passed.clear();
+    }
+    out
 }
 
 /// How a state's game stands.
@@ -209,6 +235,7 @@ fn kind(k: MoveKind) -> pb::MoveKind {
         MoveKind::Bid => pb::MoveKind::Bid,
         MoveKind::Action => pb::MoveKind::Action,
         MoveKind::Pass => pb::MoveKind::Pass,
+        MoveKind::Resign => pb::MoveKind::Resign,
     }
 }
 
@@ -287,16 +314,27 @@ fn standing(d: &Description, m: &MatchStanding) -> pb::MatchStanding {
 }
 
 /// An evaluation as an `EvaluateResponse`.
-pub fn evaluation(game: &dyn AnyGame, v: &StateView, e: &Evaluation) -> pb::EvaluateResponse {
+pub fn evaluation(game: &dyn AnyGame, v: &StateView, e: &Evaluation, view: i32, form: i32) -> pb::EvaluateResponse {
     let d = game.description();
+    let basic = view == pb::ReplyView::Basic as i32;
     pb::EvaluateResponse {
         reason: v.result.reason.unwrap_or_default().to_string(),
         winner_seats: seat_names(d, &v.result.winner_seats),
         status: status(e.status) as i32,
         winners: names(d, &e.winners),
-        players: e.players.iter().map(|m| player_eval(d, m)).collect(),
+        players: e
+            .players
+            .iter()
+            .map(|m| {
+                let mut p = player_eval(d, m);
+                if basic {
+                    p.groups.clear();
+                }
+                p
+            })
+            .collect(),
         r#match: e.match_standing.as_ref().map(|m| standing(d, m)),
-        state: Some(state(game, v)),
+        state: Some(state_in(game, v, form)),
     }
 }
 

@@ -357,7 +357,7 @@ async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) ->
     };
     let applied =
         client.apply_move(apply.clone()).await.with_context(|| format!("{game}:{variant}: ApplyMove"))?.into_inner();
-    let evaluate = pb::EvaluateRequest { state: Some(state) };
+    let evaluate = pb::EvaluateRequest { state: Some(state), ..Default::default() };
     let evaluated =
         client.evaluate(evaluate.clone()).await.with_context(|| format!("{game}:{variant}: Evaluate"))?.into_inner();
     Ok(Requests {

@@ -6,7 +6,7 @@ use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
-use parlour_engine::front::{StateView, SuggestBudget, Suggestion};
+use parlour_engine::front::{SuggestBudget, Suggestion};
 use parlour_engine::search::Level;
 use parlour_engine::{AnyGame, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
@@ -214,20 +214,16 @@ impl Drop for StopOnDrop {
     }
 }
 
-/// A search's answer as a SuggestMoveResponse.
-fn analysis(game: &dyn AnyGame, view: &StateView, s: &Suggestion, used: Duration) -> pb::SuggestMoveResponse {
-    analysis_of(game.description(), convert::state(game, view), s, used)
-}
-
 /// A search's answer about a state already shown.
 fn analysis_of(
     d: &parlour_engine::Description,
     state: pb::GameState,
     s: &Suggestion,
     used: Duration,
+    view: i32,
 ) -> pb::SuggestMoveResponse {
     pb::SuggestMoveResponse {
-        r#move: Some(convert::mv(d, &s.mv)),
+        r#move: Some(convert::mv_in(d, &s.mv, view)),
         values: s
             .values
             .iter()
@@ -235,7 +231,15 @@ fn analysis_of(
             .map(|(i, &v)| pb::PlayerValue { player: d.players[i].name.to_string(), value: v })
             .collect(),
         principal_variation: s.principal_variation.clone(),
-        candidates: s.candidates.iter().map(|c| convert::candidate(d, c)).collect(),
+        candidates: s
+            .candidates
+            .iter()
+            .map(|c| pb::CandidateMove {
+                r#move: Some(convert::mv_in(d, &c.mv, view)),
+                value: c.value,
+                visits: c.visits,
+            })
+            .collect(),
         iterations: s.iterations,
         time_used: Some(prost_types::Duration { seconds: used.as_secs() as i64, nanos: used.subsec_nanos() as i32 }),
         proven: s.proven,
@@ -321,7 +325,9 @@ impl Rules for RulesService {
                 let record =
                     convert::record_for(game.description(), prev).map_err(rules(Origin::PreviousGame(prev)))?;
                 let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame(prev))))?;
-                return Ok(Response::new(pb::NewGameResponse { state: Some(convert::state(game, &view)) }));
+                return Ok(Response::new(pb::NewGameResponse {
+                    state: Some(convert::state_in(game, &view, r.state_form)),
+                }));
             } else {
                 let game = self.game(&r.game, &r.variant, Origin::Request)?;
                 let view = guarded(|| {
@@ -333,7 +339,7 @@ impl Rules for RulesService {
                         game.load(record).map_err(rules(Origin::NewGamePosition))
                     }
                 })?;
-                convert::state(game, &view)
+                convert::state_in(game, &view, r.state_form)
             };
             Ok(Response::new(pb::NewGameResponse { state: Some(view) }))
         })
@@ -364,8 +370,8 @@ impl Rules for RulesService {
                 tracing::Span::current().record("parlour.moves", moves.len() as i64);
                 telemetry::METRICS.moves_generated.add(moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
                 Ok(pb::GenerateMovesResponse {
-                    moves: moves.iter().map(|m| convert::mv(d, m)).collect(),
-                    state: Some(convert::state(game, &view)),
+                    moves: moves.iter().map(|m| convert::mv_in(d, m, r.view)).collect(),
+                    state: Some(convert::state_in(game, &view, r.state_form)),
                     next_cells,
                     complete,
                 })
@@ -390,7 +396,7 @@ impl Rules for RulesService {
                     game.apply_with(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))?;
                 let d = game.description();
                 let (status, winners) = convert::outcome(d, &applied.state.outcome);
-                let played = convert::mv(d, &applied.played);
+                let played = convert::mv_in(d, &applied.played, r.view);
                 Ok(pb::ApplyMoveResponse {
                     captured: played.captured.clone(),
                     r#move: Some(played),
@@ -400,8 +406,8 @@ impl Rules for RulesService {
                     status: status as i32,
                     winners,
                     reason: applied.state.result.reason.unwrap_or_default().to_string(),
-                    next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv(d, m)).collect(),
-                    state: Some(convert::state(game, &applied.state)),
+                    next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv_in(d, m, r.view)).collect(),
+                    state: Some(convert::state_in(game, &applied.state, r.state_form)),
                 })
             },
         )
@@ -413,12 +419,12 @@ impl Rules for RulesService {
             "Evaluate",
             req,
             |r| &r.state,
-            |game, state, _| {
+            |game, state, r| {
                 let origin = Origin::State(state);
                 let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
                 let (view, e) = game.evaluate(record).map_err(rules(origin))?;
                 convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
-                Ok(convert::evaluation(game, &view, &e))
+                Ok(convert::evaluation(game, &view, &e, r.view, r.state_form))
             },
         )
         .await
@@ -445,6 +451,7 @@ impl Rules for RulesService {
             let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
             let origin_state = state.clone();
             let with_after = r.include_state_after;
+            let (reply_view, form) = (r.view, r.state_form);
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
             let started = Instant::now();
@@ -478,10 +485,11 @@ impl Rules for RulesService {
                     let labels = [KeyValue::new("parlour.game", game_id)];
                     telemetry::METRICS.search_iterations.add(s.iterations, &labels);
                     telemetry::METRICS.search_duration.record(searched.elapsed().as_secs_f64(), &labels);
-                    let mut reply = analysis(game, &view, &s, started.elapsed());
+                    let shown = convert::state_in(game, &view, form);
+                    let mut reply = analysis_of(game.description(), shown, &s, started.elapsed(), reply_view);
                     if with_after {
                         let after = game.after(record, &s.mv.notation).map_err(rules(origin))?;
-                        reply.state_after = Some(convert::state(game, &after));
+                        reply.state_after = Some(convert::state_in(game, &after, form));
                     }
                     Ok(reply)
                 })
@@ -559,14 +567,26 @@ impl Rules for RulesService {
                 let last = guarded(|| {
                     let mut report = |s: &Suggestion| {
                         // The position was shown once above; every report reuses it.
-                        let a = analysis_of(game.description(), shown.clone(), s, started.elapsed());
+                        let a = analysis_of(
+                            game.description(),
+                            shown.clone(),
+                            s,
+                            started.elapsed(),
+                            pb::ReplyView::Full as i32,
+                        );
                         deliver(Ok(pb::AnalyzeStreamResponse { analysis: Some(a), r#final: false }))
                     };
                     let (_, s) = game
                         .analyze(record.clone(), &budget, every, &mut report)
                         .map_err(rules(Origin::State(&origin_state)))?;
                     Ok(pb::AnalyzeStreamResponse {
-                        analysis: Some(analysis_of(game.description(), shown.clone(), &s, started.elapsed())),
+                        analysis: Some(analysis_of(
+                            game.description(),
+                            shown.clone(),
+                            &s,
+                            started.elapsed(),
+                            pb::ReplyView::Full as i32,
+                        )),
                         r#final: true,
                     })
                 });

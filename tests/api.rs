@@ -93,12 +93,15 @@ async fn missing_state_and_move_are_invalid_argument() {
     // Every call about a state names the missing state the same way.
     let no_move =
         c.apply_move(pb::ApplyMoveRequest { state: None, r#move: None, ..Default::default() }).await.unwrap_err();
-    let no_eval = c.evaluate(pb::EvaluateRequest { state: None }).await.unwrap_err();
+    let no_eval = c.evaluate(pb::EvaluateRequest { state: None, ..Default::default() }).await.unwrap_err();
     for e in [no_move, no_eval] {
         assert_eq!(e.code(), Code::InvalidArgument);
         assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "state".into()));
     }
-    let e = c.evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", "")) }).await.unwrap_err();
+    let e = c
+        .evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", "")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()));
 }
 
@@ -130,7 +133,7 @@ async fn structured_state_equals_text_state() {
     // A structured piece on an unknown cell is named.
     let mut bad = GameState { position: String::new(), ..start };
     bad.pieces[0].cell = "31a".into();
-    let e = c.evaluate(pb::EvaluateRequest { state: Some(bad) }).await.unwrap_err();
+    let e = c.evaluate(pb::EvaluateRequest { state: Some(bad), ..Default::default() }).await.unwrap_err();
     assert_eq!(reason_and_field(&e).0, "BAD_POSITION");
     assert_eq!(error_cell(&e).as_deref(), Some("31a"));
 }
@@ -263,7 +266,7 @@ async fn structured_state_round_trips_for_every_game_and_variant() {
             }
             let structured = GameState { position: String::new(), ..st.clone() };
             let back = c
-                .evaluate(pb::EvaluateRequest { state: Some(structured) })
+                .evaluate(pb::EvaluateRequest { state: Some(structured), ..Default::default() })
                 .await
                 .unwrap_or_else(|e| panic!("{}/{variant}: {e:?}", g.game))
                 .into_inner()

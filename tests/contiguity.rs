@@ -89,7 +89,8 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let st = state("contiguity", "", "to_move=white; white=10a,11a,12a,13a,14a,20a; red=10c,12c,14c,16c,18c,22c");
-    let ev = c.evaluate(pb::EvaluateRequest { state: Some(st.clone()) }).await.unwrap().into_inner();
+    let ev =
+        c.evaluate(pb::EvaluateRequest { state: Some(st.clone()), ..Default::default() }).await.unwrap().into_inner();
     assert_eq!(ev.status, pb::GameStatus::Ongoing as i32);
     assert_eq!(ev.players[0].group_count, 2);
     assert_eq!(ev.players[0].one_move_from_connecting, Some(true));
@@ -110,7 +111,11 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
     assert_eq!(r.status, pb::GameStatus::Won as i32);
     assert_eq!(r.winners, vec!["white"]);
     let after = r.state.unwrap();
-    let ev = c.evaluate(pb::EvaluateRequest { state: Some(after.clone()) }).await.unwrap().into_inner();
+    let ev = c
+        .evaluate(pb::EvaluateRequest { state: Some(after.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!((ev.status, ev.winners.clone()), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
     assert_eq!(ev.players[0].groups.len(), 1);
     let moves = c
@@ -162,7 +167,10 @@ async fn illegal_moves_and_bad_positions_are_explained() {
         ("to_move=white; moon=full", "state.position", None),
         ("this is not a position", "state.position", None),
     ] {
-        let e = c.evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", pos)) }).await.unwrap_err();
+        let e = c
+            .evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", pos)), ..Default::default() })
+            .await
+            .unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
         assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), field.into()), "{pos}: {}", e.message());
         assert_eq!(error_cell(&e).as_deref(), cell, "{pos}");
@@ -202,7 +210,8 @@ async fn bidding_variant_end_to_end() {
     assert_eq!((s.phase.as_str(), s.to_move.as_str()), ("play", "white"));
     assert!(s.fields.contains(&pb::PositionField { key: "bidder".into(), value: "white".into() }), "{:?}", s.fields);
     assert!(s.fields.contains(&pb::PositionField { key: "bid".into(), value: "25".into() }));
-    let ev = c.evaluate(pb::EvaluateRequest { state: Some(s.clone()) }).await.unwrap().into_inner();
+    let ev =
+        c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), ..Default::default() }).await.unwrap().into_inner();
     assert_eq!((ev.players[0].bid, ev.players[0].moves_made), (Some(25), Some(0)));
     let bid = pb::Move { bid: Some(3), ..Default::default() };
     let e = c
@@ -221,7 +230,7 @@ async fn whole_random_games_play_through_the_service() {
         s.position.push_str("; max_plies=60");
         let (end, plies) = play_through(&mut c, s, 100, seed).await;
         assert!(plies <= 60);
-        let ev = c.evaluate(pb::EvaluateRequest { state: Some(end) }).await.unwrap().into_inner();
+        let ev = c.evaluate(pb::EvaluateRequest { state: Some(end), ..Default::default() }).await.unwrap().into_inner();
         assert_ne!(ev.status, pb::GameStatus::Ongoing as i32, "max_plies ends the game");
     }
 }

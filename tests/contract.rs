@@ -170,11 +170,15 @@ async fn every_error_field_is_a_path_into_the_request() {
             c.generate_moves(pb::GenerateMovesRequest { state: s.clone(), ..Default::default() }).await.unwrap_err();
         check("GenerateMovesRequest", what, e);
         let e = c
-            .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: vec!["1a".into()] })
+            .generate_moves(pb::GenerateMovesRequest {
+                state: s.clone(),
+                chosen_cells: vec!["1a".into()],
+                ..Default::default()
+            })
             .await
             .unwrap_err();
         check("GenerateMovesRequest", &format!("{what}, a cell chosen"), e);
-        let e = c.evaluate(pb::EvaluateRequest { state: s.clone() }).await.unwrap_err();
+        let e = c.evaluate(pb::EvaluateRequest { state: s.clone(), ..Default::default() }).await.unwrap_err();
         check("EvaluateRequest", what, e);
         let e = c
             .apply_move(pb::ApplyMoveRequest {
@@ -241,7 +245,11 @@ async fn every_error_field_is_a_path_into_the_request() {
 
     // Click-by-click entry refuses a cell that is not one.
     let e = c
-        .generate_moves(pb::GenerateMovesRequest { state: start.clone(), chosen_cells: vec!["99z".into()] })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: start.clone(),
+            chosen_cells: vec!["99z".into()],
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     check("GenerateMovesRequest", "bad chosen cell", e);
@@ -347,7 +355,11 @@ async fn seats_roles_and_results_in_every_state() {
     );
     assert!(start.seats.iter().all(|s| s.colour.is_empty()), "{:?}", start.seats);
     // Contiguity: seats are the colours; a win names its reason and seat.
-    let r = c.evaluate(pb::EvaluateRequest { state: st("contiguity", "", WON) }).await.unwrap().into_inner();
+    let r = c
+        .evaluate(pb::EvaluateRequest { state: st("contiguity", "", WON), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!((r.reason.as_str(), r.winner_seats.clone()), ("connected", vec!["white".to_string()]));
     let result = r.state.unwrap().result.unwrap();
     assert_eq!((result.status, result.reason.as_str()), (pb::GameStatus::Won as i32, "connected"));
@@ -377,7 +389,13 @@ async fn contiguity_bidding_seats_keep_their_users_across_the_choice() {
     // seat2 bids last and chooses to move second: it plays red.
     let s =
         st("contiguity", "bidding", "to_move=red; phase=choice; white=30a,29b,1b; red=1a,30b,2b; bid=20; bidder=red");
-    let before = c.evaluate(pb::EvaluateRequest { state: s.clone() }).await.unwrap().into_inner().state.unwrap();
+    let before = c
+        .evaluate(pb::EvaluateRequest { state: s.clone(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap();
     assert_eq!((before.seat_to_move.as_str(), before.role.as_str()), ("seat2", "chooser"));
     let r = c
         .apply_move(pb::ApplyMoveRequest { state: s, r#move: Some(notation("second")), ..Default::default() })
@@ -401,7 +419,7 @@ async fn contiguity_bidding_seats_keep_their_users_across_the_choice() {
     assert!(after.position.contains("white_seat=seat2"), "{}", after.position);
     assert_eq!(after.seat_to_move, "seat2");
     let again = c
-        .evaluate(pb::EvaluateRequest { state: st("contiguity", "bidding", &after.position) })
+        .evaluate(pb::EvaluateRequest { state: st("contiguity", "bidding", &after.position), ..Default::default() })
         .await
         .unwrap()
         .into_inner()
@@ -423,14 +441,18 @@ async fn click_by_click_entry_lists_the_next_cells() {
         .moves;
     // Nothing chosen: the clickable pieces.
     let r = c
-        .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: vec![] })
+        .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: vec![], ..Default::default() })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(r.moves.len(), all.len());
     // A piece chosen: its moves, and their destinations.
     let r = c
-        .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: vec!["30a".into()] })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: s.clone(),
+            chosen_cells: vec!["30a".into()],
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -439,7 +461,11 @@ async fn click_by_click_entry_lists_the_next_cells() {
     assert!(r.next_cells.contains(&"5a".to_string()), "{:?}", r.next_cells);
     assert!(!r.complete);
     let r = c
-        .generate_moves(pb::GenerateMovesRequest { state: s, chosen_cells: vec!["30a".into(), "5a".into()] })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: s,
+            chosen_cells: vec!["30a".into(), "5a".into()],
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -453,7 +479,11 @@ async fn click_by_click_entry_lists_the_next_cells() {
         .into_inner()
         .state;
     let r = c
-        .generate_moves(pb::GenerateMovesRequest { state: setup, chosen_cells: vec!["a1".into()] })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: setup,
+            chosen_cells: vec!["a1".into()],
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -472,6 +502,7 @@ async fn a_turn_takes_one_call() {
             state: s.clone(),
             r#move: Some(notation("30a-5a")),
             include_next_moves: true,
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -506,7 +537,11 @@ async fn scala_multi_jumps_are_entered_landing_by_landing_and_reported_as_played
     // f2 reaches f6 by way of d4 or of h4.
     let s = st("scala", "zillions", "to_move=white; white=f2,e3,g3; black=e5,g5,f10");
     let r = c
-        .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: vec!["f2".into()] })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: s.clone(),
+            chosen_cells: vec!["f2".into()],
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -514,7 +549,11 @@ async fn scala_multi_jumps_are_entered_landing_by_landing_and_reported_as_played
     for via in ["d4", "h4"] {
         let chosen: Vec<String> = ["f2", via, "f6"].iter().map(|c| c.to_string()).collect();
         let r = c
-            .generate_moves(pb::GenerateMovesRequest { state: s.clone(), chosen_cells: chosen.clone() })
+            .generate_moves(pb::GenerateMovesRequest {
+                state: s.clone(),
+                chosen_cells: chosen.clone(),
+                ..Default::default()
+            })
             .await
             .unwrap()
             .into_inner();
@@ -543,4 +582,131 @@ async fn scala_multi_jumps_are_entered_landing_by_landing_and_reported_as_played
             .into_inner();
         assert_eq!(applied.r#move.unwrap().path, chosen, "{via}");
     }
+}
+
+#[tokio::test]
+async fn the_basic_view_and_one_state_form_make_lean_replies() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let s = new_game(&mut c, "").await;
+    let ask = |view: pb::ReplyView, form: pb::StateForm| pb::GenerateMovesRequest {
+        state: Some(s.clone()),
+        view: view as i32,
+        state_form: form as i32,
+        ..Default::default()
+    };
+    let full = c.generate_moves(ask(pb::ReplyView::Full, pb::StateForm::Both)).await.unwrap().into_inner();
+    let lean = c.generate_moves(ask(pb::ReplyView::Basic, pb::StateForm::Text)).await.unwrap().into_inner();
+    let default =
+        c.generate_moves(ask(pb::ReplyView::Unspecified, pb::StateForm::Unspecified)).await.unwrap().into_inner();
+    assert_eq!(default, full, "the default is the full view, both forms");
+    assert_eq!(lean.moves.len(), full.moves.len());
+    assert!(full.moves.iter().any(|m| !m.passed.is_empty()));
+    assert!(lean.moves.iter().all(|m| m.passed.is_empty()));
+    for (l, f) in lean.moves.iter().zip(&full.moves) {
+        assert_eq!((&l.notation, &l.path, &l.from_cell, &l.to_cell), (&f.notation, &f.path, &f.from_cell, &f.to_cell));
+    }
+    let (ls, fs) = (lean.state.clone().unwrap(), full.state.clone().unwrap());
+    assert!(ls.pieces.is_empty() && ls.fields.is_empty() && ls.position == fs.position);
+    assert_eq!((ls.seat_to_move, ls.result), (fs.seat_to_move.clone(), fs.result.clone()));
+    let structured = c.generate_moves(ask(pb::ReplyView::Basic, pb::StateForm::Structured)).await.unwrap().into_inner();
+    let ss = structured.state.unwrap();
+    assert!(ss.position.is_empty() && ss.pieces == fs.pieces);
+    assert!(lean.encoded_len() < full.encoded_len(), "{} < {}", lean.encoded_len(), full.encoded_len());
+    eprintln!(
+        "Contiguity start, GenerateMoves: full view and both forms {} bytes; basic view, text {} bytes",
+        full.encoded_len(),
+        lean.encoded_len()
+    );
+}
+
+async fn new_game(
+    c: &mut parlour::pb::rules_client::RulesClient<tonic::transport::Channel>,
+    variant: &str,
+) -> GameState {
+    c.new_game(pb::NewGameRequest { game: "contiguity".into(), variant: variant.into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap()
+}
+
+#[tokio::test]
+async fn any_seat_to_move_may_resign_in_every_game() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    // Two players: the other wins, and says why.
+    let r = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: st("contiguity", "", CONTIGUITY_START),
+            r#move: Some(notation("resign")),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (r.status, r.winners.clone(), r.reason.as_str()),
+        (pb::GameStatus::Won as i32, vec!["red".to_string()], "resigned")
+    );
+    assert_eq!(r.r#move.unwrap().kind, pb::MoveKind::Resign as i32);
+    let after = r.state.unwrap();
+    assert!(after.position.contains("resigned=white"), "{}", after.position);
+    let e = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(after.clone()),
+            r#move: Some(notation("resign")),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(reason_and_field(&e).0, "GAME_OVER");
+    // A resignation has no cells: fields that say otherwise are refused.
+    let e = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: st("contiguity", "", CONTIGUITY_START),
+            r#move: Some(pb::Move { notation: "resign".into(), from_cell: "30a".into(), ..Default::default() }),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(reason_and_field(&e), ("ILLEGAL_MOVE".into(), "move.from_cell".into()));
+    // Three players: the other two share the win; the match goes on.
+    let s = c
+        .new_game(pb::NewGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    let r = c
+        .apply_move(pb::ApplyMoveRequest { state: s, r#move: Some(notation("resign")), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.winners, ["green", "blue"]);
+    let ended = r.state.unwrap();
+    assert_eq!(ended.match_standing.as_ref().map(|m| m.game_number), Some(1));
+    let next = c
+        .new_game(pb::NewGameRequest { previous_game: Some(ended), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state
+        .unwrap();
+    assert_eq!(next.match_standing.unwrap().game_number, 2);
+    // A pre-game: the setter's seat resigns, the chooser's seat wins.
+    let s = c
+        .new_game(pb::NewGameRequest { game: "squeeze".into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    let r = c
+        .apply_move(pb::ApplyMoveRequest { state: s, r#move: Some(notation("resign")), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(r.mover_seat, "seat1");
+    assert_eq!(r.state.unwrap().result.unwrap().winner_seats, ["seat2"]);
 }

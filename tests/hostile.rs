@@ -28,7 +28,10 @@ async fn thousands_of_pieces_and_duplicate_cells_are_refused_by_name() {
     // Text: 3000 cells in one list (the same 120 over and over).
     let cells: Vec<String> = (0..3000).map(|i| format!("{}{}", i % 30 + 1, ["a", "b", "c", "d"][i / 30 % 4])).collect();
     let text = format!("to_move=white; white={}", cells.join(","));
-    let e = c.evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", &text)) }).await.unwrap_err();
+    let e = c
+        .evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", &text)), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()));
     // The 7th cell is over the limit of 6 pieces or a duplicate, whichever comes first: named.
@@ -39,7 +42,7 @@ async fn thousands_of_pieces_and_duplicate_cells_are_refused_by_name() {
         .map(|i| Piece { cell: format!("{}a", i % 30 + 1), owner: "white".into(), kind: "disk".into() })
         .collect();
     let st = GameState { game: "contiguity".into(), to_move: "white".into(), pieces, ..Default::default() };
-    let e = c.evaluate(pb::EvaluateRequest { state: Some(st) }).await.unwrap_err();
+    let e = c.evaluate(pb::EvaluateRequest { state: Some(st), ..Default::default() }).await.unwrap_err();
     assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.pieces".into()));
 
     // Two pieces on one cell, across owners, in the structured form.
@@ -52,7 +55,7 @@ async fn thousands_of_pieces_and_duplicate_cells_are_refused_by_name() {
         ],
         ..Default::default()
     };
-    let e = c.evaluate(pb::EvaluateRequest { state: Some(st) }).await.unwrap_err();
+    let e = c.evaluate(pb::EvaluateRequest { state: Some(st), ..Default::default() }).await.unwrap_err();
     assert_eq!(reason_and_field(&e).0, "BAD_POSITION");
     assert_eq!(error_cell(&e).as_deref(), Some("5a"));
     still_serving(&mut c).await;
@@ -67,7 +70,7 @@ async fn many_repeated_fields_and_keys_are_refused_cheaply() {
         (0..20_000).map(|i| PositionField { key: format!("k{i}"), value: "1".into() }).collect();
     let st = GameState { game: "contiguity".into(), to_move: "white".into(), fields, ..Default::default() };
     let t = Instant::now();
-    let e = c.evaluate(pb::EvaluateRequest { state: Some(st) }).await.unwrap_err();
+    let e = c.evaluate(pb::EvaluateRequest { state: Some(st), ..Default::default() }).await.unwrap_err();
     assert_eq!(reason_and_field(&e).0, "BAD_POSITION");
     assert!(t.elapsed() < Duration::from_secs(10), "refused, not hung: {:?}", t.elapsed());
     // The same key twice.
@@ -254,7 +257,7 @@ async fn random_structured_requests_never_break_the_server() {
             c.generate_moves(pb::GenerateMovesRequest { state: Some(st.clone()), ..Default::default() })
                 .await
                 .map(|_| ()),
-            c.evaluate(pb::EvaluateRequest { state: Some(st.clone()) }).await.map(|_| ()),
+            c.evaluate(pb::EvaluateRequest { state: Some(st.clone()), ..Default::default() }).await.map(|_| ()),
             c.apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(mv), ..Default::default() })
                 .await
                 .map(|_| ()),

@@ -343,7 +343,7 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
             for ply in 0..12 {
                 let gen = pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() };
                 calls.push(Call::Generate(gen.clone()));
-                calls.push(Call::Evaluate(pb::EvaluateRequest { state: Some(state.clone()) }));
+                calls.push(Call::Evaluate(pb::EvaluateRequest { state: Some(state.clone()), ..Default::default() }));
                 calls.push(Call::Apply(pb::ApplyMoveRequest {
                     state: Some(state.clone()),
                     r#move: Some(pb::Move { notation: "zz99-zz98".into(), ..Default::default() }),

@@ -53,7 +53,7 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
         .into_inner()
         .state
         .unwrap();
-    c.evaluate(pb::EvaluateRequest { state: Some(after) }).await.unwrap();
+    c.evaluate(pb::EvaluateRequest { state: Some(after), ..Default::default() }).await.unwrap();
     // Refusals too: an illegal move and a broken position.
     let bad = pb::Move { notation: format!("zz{i}-yy"), ..Default::default() };
     assert!(c
@@ -62,7 +62,7 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
         .is_err());
     let broken =
         pb::GameState { game: g.game.clone(), position: format!("to_move=nobody; junk{i}=1"), ..Default::default() };
-    assert!(c.evaluate(pb::EvaluateRequest { state: Some(broken) }).await.is_err());
+    assert!(c.evaluate(pb::EvaluateRequest { state: Some(broken), ..Default::default() }).await.is_err());
     if i.is_multiple_of(50) {
         let budget = pb::SearchBudget { max_iterations: 200, seed: i as u64, ..Default::default() };
         let _ = c

@@ -4,6 +4,13 @@
 //! once `ply` moves (set-up, bidding and choice actions included) have been
 //! made. Rather than each game carrying the counter, [`Bounded`] wraps any
 //! [`Game`] and adds it; the registry serves every game wrapped.
+//!
+//! Resignation lives here too, for every game alike: the player to move may
+//! resign (the move `resign`, never listed among the legal moves, so no
+//! search plays it). The position then records `resigned=<colour>` and the
+//! game is over: every other colour wins (in a three-player game the other
+//! two share the win). In a Shoulder to Shoulder match the game is scored as
+//! the board stands, like any game that ends early, and the match goes on.
 
 use crate::describe::{Description, OptionInfo};
 use crate::error::RulesError;
@@ -16,6 +23,8 @@ pub struct BoundedPosition<P> {
     pub inner: P,
     pub ply: u32,
     pub max_plies: u32,
+    /// The colour that resigned, if one did: the game is over.
+    pub resigned: Option<Player>,
 }
 
 /// Any game with the `ply`/`max_plies` convention added.
@@ -33,6 +42,11 @@ impl<G: Game> Bounded<G> {
             summary: "moves made so far (every action counts); printed when not 0",
         });
         description.options.push(OptionInfo {
+            key: "resigned",
+            default: "none".into(),
+            summary: "the colour that resigned: the game is over and every other colour wins",
+        });
+        description.options.push(OptionInfo {
             key: "max_plies",
             default: "0".into(),
             summary: "the game ends without a winner once ply reaches it; 0 = unlimited",
@@ -41,13 +55,18 @@ impl<G: Game> Bounded<G> {
     }
 
     fn limit_reached(pos: &BoundedPosition<G::Position>) -> bool {
-        pos.max_plies > 0 && pos.ply >= pos.max_plies
+        pos.resigned.is_some() || (pos.max_plies > 0 && pos.ply >= pos.max_plies)
+    }
+
+    /// Every colour but the one that resigned.
+    fn others(&self, resigned: Player) -> Vec<Player> {
+        (0..self.description.players.len() as Player).filter(|&p| p != resigned).collect()
     }
 
     /// Whether the ply limit, not the game, ended it: a draw, worth 0 to
     /// every estimate.
     fn drawn_by_limit(&self, pos: &BoundedPosition<G::Position>) -> bool {
-        Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over()
+        pos.resigned.is_none() && Self::limit_reached(pos) && !self.game.outcome(&pos.inner).is_over()
     }
 }
 
@@ -60,14 +79,24 @@ impl<G: Game> Game for Bounded<G> {
     }
 
     fn start(&self) -> Self::Position {
-        BoundedPosition { inner: self.game.start(), ply: 0, max_plies: 0 }
+        BoundedPosition { inner: self.game.start(), ply: 0, max_plies: 0, resigned: None }
     }
 
     fn from_record(&self, mut record: Record) -> Result<Self::Position, RulesError> {
         let ply = record.take_u32("ply", 0)?;
         let max_plies = record.take_u32("max_plies", 0)?;
+        let resigned = match record.take("resigned") {
+            None => None,
+            Some(v) => Some(self.description.player_index(v.trim()).ok_or_else(|| {
+                let names: Vec<&str> = self.description.players.iter().map(|p| p.name).collect();
+                RulesError::bad_position("resigned", format!("`resigned={v}`: expected one of {}", names.join(", ")))
+            })?),
+        };
         let inner = self.game.from_record(record)?;
-        Ok(BoundedPosition { inner, ply, max_plies })
+        if resigned.is_some() && self.game.outcome(&inner).is_over() {
+            return Err(RulesError::bad_position("resigned", "the game was already over: nobody can resign"));
+        }
+        Ok(BoundedPosition { inner, ply, max_plies, resigned })
     }
 
     fn to_record(&self, pos: &Self::Position) -> Record {
@@ -77,6 +106,9 @@ impl<G: Game> Game for Bounded<G> {
         }
         if pos.max_plies != 0 {
             r.push("max_plies", pos.max_plies.to_string());
+        }
+        if let Some(p) = pos.resigned {
+            r.push("resigned", self.description.players[p as usize].name);
         }
         r
     }
@@ -100,6 +132,12 @@ impl<G: Game> Game for Bounded<G> {
     }
 
     fn parse_move(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, RulesError> {
+        if let Some(p) = pos.resigned {
+            return Err(RulesError::game_over(format!(
+                "{text}: the game is over: {} resigned",
+                self.description.players[p as usize].name
+            )));
+        }
         if Self::limit_reached(pos) {
             return Err(RulesError::game_over(format!(
                 "{text}: the game is over: max_plies={} has been reached",
@@ -123,13 +161,28 @@ impl<G: Game> Game for Bounded<G> {
     }
 
     fn outcome(&self, pos: &Self::Position) -> Outcome {
+        if let Some(p) = pos.resigned {
+            return Outcome::Won(self.others(p));
+        }
         match self.game.outcome(&pos.inner) {
             Outcome::Ongoing if Self::limit_reached(pos) => Outcome::Drawn,
             o => o,
         }
     }
 
+    fn resign(&self, pos: &mut Self::Position) -> Result<(), RulesError> {
+        if self.outcome(pos).is_over() {
+            return Err(RulesError::game_over("resign: the game is over"));
+        }
+        pos.resigned = Some(self.game.to_move(&pos.inner));
+        pos.ply = pos.ply.saturating_add(1);
+        Ok(())
+    }
+
     fn result_reason(&self, pos: &Self::Position) -> Option<&'static str> {
+        if pos.resigned.is_some() {
+            return Some("resigned");
+        }
         match self.game.result_reason(&pos.inner) {
             None if Self::limit_reached(pos) => Some("ply_limit"),
             r => r,
@@ -166,7 +219,10 @@ impl<G: Game> Game for Bounded<G> {
 
     fn evaluate(&self, pos: &Self::Position) -> Evaluation {
         let mut e = self.game.evaluate(&pos.inner);
-        if e.status == crate::game::Status::Ongoing && Self::limit_reached(pos) {
+        if let Some(p) = pos.resigned {
+            e.status = crate::game::Status::Won;
+            e.winners = self.others(p);
+        } else if e.status == crate::game::Status::Ongoing && Self::limit_reached(pos) {
             e.status = crate::game::Status::Drawn;
         }
         e
@@ -177,7 +233,7 @@ impl<G: Game> Game for Bounded<G> {
             return Err(RulesError::bad_position("previous_game", "the previous game is not over yet"));
         }
         let inner = self.game.next_game(&finished.inner)?;
-        Ok(BoundedPosition { inner, ply: 0, max_plies: finished.max_plies })
+        Ok(BoundedPosition { inner, ply: 0, max_plies: finished.max_plies, resigned: None })
     }
 
     fn player_after(&self, pos: &Self::Position, mv: Self::Move, player: Player) -> Player {

@@ -236,7 +236,8 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
         .into_iter()
         .map(|p| PieceView { cell: p.cell, key: game.owner_key(&p), owner: p.owner, kind: p.kind })
         .collect();
-    let result = ResultView { winners, winner_seats, reason: game.result_reason(pos) };
+    let reason = if outcome.is_over() { game.result_reason(pos) } else { None };
+    let result = ResultView { winners, winner_seats, reason };
     StateView {
         position: record.to_string(),
         record,
@@ -424,6 +425,61 @@ pub fn resolve_move<G: Game>(
     }
 }
 
+/// The word that resigns, in every game.
+pub const RESIGN: &str = "resign";
+
+/// Whether `mv` is a resignation; `Some(fields)` names the other move fields
+/// given with it (which it refuses).
+fn resignation(mv: &MoveInput) -> Option<Vec<&'static str>> {
+    match mv {
+        MoveInput::Notation(t) => (t.trim() == RESIGN).then(Vec::new),
+        MoveInput::Fields(f) if f.notation.trim() == RESIGN => {
+            let mut also = Vec::new();
+            if !f.from.trim().is_empty() {
+                also.push("move.from_cell");
+            }
+            if !f.to.trim().is_empty() {
+                also.push("move.to_cell");
+            }
+            if !f.path.is_empty() {
+                also.push("move.path");
+            }
+            if f.bid.is_some() {
+                also.push("move.bid");
+            }
+            Some(also)
+        }
+        MoveInput::Fields(_) => None,
+    }
+}
+
+/// The player to move resigns (see [`crate::Bounded`]).
+fn resign<G: Game>(game: &G, mut pos: G::Position, also: Vec<&'static str>) -> Result<ApplyView, RulesError> {
+    if game.outcome(&pos).is_over() {
+        return Err(game_over(game, &pos, RESIGN));
+    }
+    if let Some(field) = also.first() {
+        return Err(RulesError::illegal_move(format!(
+            "move.notation `resign` and {field} name different moves: a resignation has no cells"
+        ))
+        .with_field(*field));
+    }
+    let mover = game.to_move(&pos);
+    let mover_seat = game.seat_to_move(&pos);
+    let mover_name = game.to_move_name(&pos);
+    let d = Game::description(game);
+    game.resign(&mut pos)?;
+    Ok(ApplyView {
+        played: MoveView { notation: RESIGN.to_string(), details: MoveDetails::action(crate::game::MoveKind::Resign) },
+        mover,
+        mover_name,
+        mover_seat,
+        state: view(game, &pos),
+        renumbered: (0..d.players.len() as Player).collect(),
+        next_moves: None,
+    })
+}
+
 /// Renders a typed search result.
 fn render<G: Game>(game: &G, pos: &G::Position, s: &TypedSuggestion<G::Move>) -> Suggestion {
     let mut pv = Vec::with_capacity(s.principal_variation.len());
@@ -524,6 +580,9 @@ impl<G: Game> AnyGame for G {
 
     fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
         let mut pos = self.from_record(record)?;
+        if let Some(fields) = resignation(mv) {
+            return resign(self, pos, fields);
+        }
         let (m, route) = resolve_move(self, &pos, mv)?;
         let mut played = move_view(self, &pos, m);
         if let Some(route) = route {

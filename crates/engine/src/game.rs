@@ -52,6 +52,8 @@ pub enum MoveKind {
     Action,
     /// The player has no move and passes.
     Pass,
+    /// The player to move resigns (see [`Game::resign`]).
+    Resign,
 }
 
 /// A move described for a client: computed on the position before the move.
@@ -304,6 +306,14 @@ pub trait Game: Send + Sync + 'static {
     fn seat_colour(&self, pos: &Self::Position, seat: Player) -> Option<Player> {
         let _ = pos;
         Some(seat)
+    }
+
+    /// The player to move resigns: the game ends at once. By default a game
+    /// has no resignation; [`crate::Bounded`] (every game the service
+    /// serves) adds it.
+    fn resign(&self, pos: &mut Self::Position) -> Result<(), RulesError> {
+        let _ = pos;
+        Err(RulesError::illegal_move("this game has no resignation"))
     }
 
     /// Every route by which `mv` may be entered: its landings, `from` first.

@@ -124,3 +124,16 @@ test('every game and variant that ListGames returns', async (t) => {
     }
   }
 });
+
+test('the seat to move may resign, in every game', async () => {
+  for (const g of await rules.listGames()) {
+    for (const variant of g.variants) {
+      const state = await rules.newGame(g.game, variant);
+      const reply = await rules.apply(state, 'resign');
+      assert.ok(reply.gameOver && reply.reason === 'resigned', `${g.game}/${variant}`);
+      assert.equal(reply.moverSeat, state.seatToMove);
+      assert.ok(!reply.state.result.winnerSeats.includes(state.seatToMove));
+      assert.deepEqual(await rules.moves(reply.state), []);
+    }
+  }
+});

@@ -150,3 +150,13 @@ def test_a_turn_entered_click_by_click(rules, game_variant):
             actions = [m for m in rules.moves(state) if not m.path]
             played = rules.apply(state, rng.choice(actions or rules.moves(state)))
         state = played.state
+
+
+def test_the_seat_to_move_may_resign(rules, game_variant):
+    game, variant = game_variant
+    state = rules.new_game(game, variant)
+    reply = rules.apply(state, "resign")
+    assert reply.game_over and reply.reason == "resigned", reply
+    assert reply.mover_seat == state.seat_to_move
+    assert state.seat_to_move not in reply.state.result.winner_seats
+    assert rules.moves(reply.state) == []
