@@ -201,7 +201,7 @@ fn replay_reply(input: &Input, include_states: bool) -> Result<pb::ReplayGameRes
                 record_error(e, input.base)
             }
         })?;
-        let record = replayed_record(&input, &rep);
+        let record = replayed_record(input, &rep);
         let failure = rep.failure.as_ref().map(|f| {
             // ApplyMove's status for this move, read back field by field.
             let st = errors::status(&f.error, Origin::State);
