@@ -345,44 +345,60 @@ pub fn symmetry_key<G: Game>(game: &G, syms: &Symmetries, record: &Record, phase
             None => others.push((k, v)),
         }
     }
-    let mut best: Option<(Fields, Vec<u16>, usize)> = None;
-    let mut mapped = Vec::with_capacity(pieces.len());
-    let mut fields_of: Vec<(Vec<usize>, Fields)> = Vec::new();
-    for (si, s) in syms.list.iter().enumerate() {
-        if !free && !s.keeps_colours() {
-            continue;
-        }
-        let fields = match fields_of.iter().find(|(p, _)| *p == s.colours) {
-            Some((_, f)) => f.clone(),
-            None => {
-                let mut f: Vec<(String, String)> = others
-                    .iter()
-                    .map(|(k, v)| {
-                        let mut items: Vec<String> = map_value(syms, s, v).split(',').map(str::to_string).collect();
-                        items.sort();
-                        (k.to_string(), items.join(","))
-                    })
-                    .collect();
-                f.sort();
-                fields_of.push((s.colours.clone(), f.clone()));
-                f
-            }
-        };
-        mapped.clear();
-        mapped.extend(pieces.iter().map(|&p| {
-            let (c, cell) = ((p >> 8) as usize, (p & 0xff) as usize);
-            ((s.colours[c] as u16) << 8) | s.cells[cell] as u16
-        }));
-        mapped.sort_unstable();
-        let better = match &best {
-            None => true,
-            Some((bf, bp, _)) => (&fields, &mapped) < (bf, bp),
-        };
-        if better {
-            best = Some((fields, mapped.clone(), si));
+    // The least image by (fields, sorted pieces), in three steps so that
+    // most of Contiguity's 240 symmetries cost a dozen look-ups: the least
+    // fields (they depend on the colour exchange only), then the least
+    // first piece (the least mapped piece), then whole sorted lists among
+    // the few symmetries left.
+    let mut fields_of: Vec<(&[usize], Fields)> = Vec::new();
+    for s in &syms.list {
+        if (free || s.keeps_colours()) && !fields_of.iter().any(|(p, _)| *p == s.colours.as_slice()) {
+            let mut f: Fields = others
+                .iter()
+                .map(|(k, v)| {
+                    let mut items: Vec<String> = map_value(syms, s, v).split(',').map(str::to_string).collect();
+                    items.sort();
+                    (k.to_string(), items.join(","))
+                })
+                .collect();
+            f.sort();
+            fields_of.push((&s.colours, f));
         }
     }
-    let Some((_, _, si)) = best else { return position_key(d, record) };
+    let Some(least_fields) = fields_of.iter().map(|(_, f)| f).min() else { return position_key(d, record) };
+    let map = |s: &Symmetry, p: u16| {
+        let (c, cell) = ((p >> 8) as usize, (p & 0xff) as usize);
+        ((s.colours[c] as u16) << 8) | s.cells[cell] as u16
+    };
+    let mut candidates: Vec<usize> = Vec::new();
+    let mut least_first = u16::MAX;
+    for (si, s) in syms.list.iter().enumerate() {
+        if !(free || s.keeps_colours()) {
+            continue;
+        }
+        let fields = &fields_of.iter().find(|(p, _)| *p == s.colours.as_slice()).expect("filled above").1;
+        if fields != least_fields {
+            continue;
+        }
+        let first = pieces.iter().map(|&p| map(s, p)).min().unwrap_or(0);
+        if first < least_first {
+            least_first = first;
+            candidates.clear();
+        }
+        if first == least_first {
+            candidates.push(si);
+        }
+    }
+    let mut best: Option<(Vec<u16>, usize)> = None;
+    for si in candidates {
+        let s = &syms.list[si];
+        let mut mapped: Vec<u16> = pieces.iter().map(|&p| map(s, p)).collect();
+        mapped.sort_unstable();
+        if best.as_ref().is_none_or(|(b, _)| mapped < *b) {
+            best = Some((mapped, si));
+        }
+    }
+    let Some((_, si)) = best else { return position_key(d, record) };
     let image = map_record(d, syms, &syms.list[si], record);
     match game.from_record(image) {
         Ok(pos) => position_key(d, &game.to_record(&pos)),

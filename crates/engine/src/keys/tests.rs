@@ -263,3 +263,43 @@ fn no_two_keys_of_millions_of_random_positions_share_a_hash() {
     let n = no_collisions(250_000);
     println!("{n} distinct positions, no hash shared");
 }
+
+/// What the keys cost per state, per game (all four fields, as every reply
+/// computes them): `cargo test --release -p parlour-engine -- --ignored key_cost --nocapture`.
+#[test]
+#[ignore]
+fn key_cost() {
+    let reg = crate::Registry::new();
+    for g in reg.all() {
+        let d = g.description();
+        // Positions a few dozen plies into seeded games.
+        let mut states = Vec::new();
+        for seed in 0..20u64 {
+            let mut s = g.start();
+            for i in 0..(seed as usize % 40 + 5) {
+                let (_, moves) = g.moves(s.record.clone()).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = &moves[(seed as usize * 13 + i * 7) % moves.len()];
+                s = g.apply(s.record.clone(), &crate::MoveInput::Notation(m.notation.clone())).unwrap().state;
+            }
+            states.push(s);
+        }
+        let rounds = 500;
+        let t = std::time::Instant::now();
+        let mut n = 0u64;
+        for _ in 0..rounds {
+            for s in &states {
+                n = n.wrapping_add(g.keys(s).symmetry_hash);
+            }
+        }
+        let per = t.elapsed() / (rounds * states.len() as u32);
+        println!("{}/{}: {:?} per state ({} symmetries) [{n:x}]", d.id, d.variant, per, symmetries_of_any(g));
+    }
+}
+
+fn symmetries_of_any(g: &dyn crate::AnyGame) -> usize {
+    let d = g.description();
+    CACHE.read().unwrap().get(&(d.id, d.variant, d.cells.len())).map_or(0, |s| s.list.len())
+}
