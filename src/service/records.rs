@@ -15,6 +15,10 @@ use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 use tonic_types::StatusExt;
 
+/// The most turns one AnalyzeGame call analyses (each holds the search
+/// permit for up to its budget).
+const MAX_TURNS: usize = 1000;
+
 /// The stream of AnalyzeGame messages.
 pub type AnalyzeGameStream = Pin<Box<dyn Stream<Item = Result<pb::AnalyzeGameResponse, Status>> + Send>>;
 
@@ -319,6 +323,12 @@ pub(super) async fn analyze_game(
         };
         turns.sort_unstable();
         turns.dedup();
+        if turns.len() > MAX_TURNS {
+            return Err(errors::bad_argument(
+                "turns",
+                format!("{} turns to analyze; at most {MAX_TURNS} a call: choose turns, or call again", turns.len()),
+            ));
+        }
         let max_blunders = if r.max_blunders == 0 { 3 } else { r.max_blunders as usize };
         let threshold = if r.blunder_threshold == 0.0 { 0.25 } else { r.blunder_threshold };
         let registry = svc.registry.clone();
