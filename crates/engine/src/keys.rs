@@ -106,6 +106,8 @@ pub struct Symmetries {
     /// then neutral lists (`stones`, two-player Shoulder's `blue`).
     pub colours: Vec<String>,
     pub list: Vec<Symmetry>,
+    /// Cell indices by name (a description's own look-up walks the cells).
+    cells: HashMap<String, Cell>,
 }
 
 /// Tag prefixes whose value is a colour: a symmetry must carry the tag to a
@@ -162,7 +164,13 @@ impl Symmetries {
                 }
             }
         }
-        Symmetries { colours, list }
+        let cells = d.cells.iter().enumerate().map(|(i, c)| (c.name.clone(), i as Cell)).collect();
+        Symmetries { colours, list, cells }
+    }
+
+    /// A cell's index by name.
+    fn cell(&self, name: &str) -> Option<Cell> {
+        self.cells.get(name).copied()
     }
 
     /// Only the identity: the game has no other symmetry.
@@ -294,7 +302,7 @@ pub fn map_record(d: &Description, syms: &Symmetries, s: &Symmetry, record: &Rec
                     .split(',')
                     .map(str::trim)
                     .filter(|c| !c.is_empty())
-                    .map(|c| d.cell_index(c).map_or(c, |x| d.cell_name(s.cells[x as usize])))
+                    .map(|c| syms.cell(c).map_or(c, |x| d.cell_name(s.cells[x as usize])))
                     .collect();
                 out.push(&syms.colours[s.colours[i]], cells.join(","));
             }
@@ -340,7 +348,7 @@ pub fn symmetry_key<G: Game>(game: &G, syms: &Symmetries, record: &Record, phase
         }
         match syms.colours.iter().position(|c| c == k) {
             Some(i) => {
-                pieces.extend(v.split(',').filter_map(|c| d.cell_index(c.trim())).map(|c| ((i as u16) << 8) | c as u16))
+                pieces.extend(v.split(',').filter_map(|c| syms.cell(c.trim())).map(|c| ((i as u16) << 8) | c as u16))
             }
             None => others.push((k, v)),
         }
