@@ -407,6 +407,10 @@ pub fn symmetry_key<G: Game>(game: &G, syms: &Symmetries, record: &Record, phase
         }
     }
     let Some((_, si)) = best else { return position_key(d, record) };
+    if si == 0 {
+        // The position is its own least image: its record is canonical.
+        return position_key(d, record);
+    }
     let image = map_record(d, syms, &syms.list[si], record);
     match game.from_record(image) {
         Ok(pos) => position_key(d, &game.to_record(&pos)),
