@@ -312,6 +312,67 @@ pub fn map_record(d: &Description, syms: &Symmetries, s: &Symmetry, record: &Rec
     out
 }
 
+/// The position key of a position's image, written straight in the
+/// canonical form without the game's parser: the pairs in the position's
+/// own order, piece lists in board order, `name:value` items in the order
+/// the position names them. Every game prints that way (its keys in a fixed
+/// order, cells in board order, per-colour items in seat order), and a
+/// symmetry keeps which keys are present; the tests check this against the
+/// game's own parser and printer. `None` when the image's keys differ.
+pub fn image_key(d: &Description, syms: &Symmetries, s: &Symmetry, record: &Record) -> Option<String> {
+    let image = map_record(d, syms, s, record);
+    let mut out = String::with_capacity(96);
+    out.push_str(d.id);
+    out.push('/');
+    out.push_str(d.variant);
+    out.push('|');
+    let mut n = 0;
+    for (k, v) in record.entries() {
+        if LEFT_OUT.contains(&k.as_str()) {
+            continue;
+        }
+        let iv = image.get(k)?;
+        if n > 0 {
+            out.push_str("; ");
+        }
+        n += 1;
+        out.push_str(k);
+        out.push('=');
+        if syms.colours.iter().any(|c| c == k) {
+            let mut cells: Vec<Cell> = iv.split(',').filter_map(|c| syms.cell(c)).collect();
+            cells.sort_unstable();
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(d.cell_name(*c));
+            }
+            continue;
+        }
+        fn named<'v>(syms: &Symmetries, item: &'v str) -> Option<&'v str> {
+            item.split_once(':').map(|(n, _)| n).filter(|n| syms.colours.iter().any(|c| c == n))
+        }
+        // Items per colour (`captured=white:0,black:3`) in the order the
+        // position gives the colours, when the image names the same colours;
+        // otherwise (`bait=white:9` becoming `bait=black:9`) as mapped.
+        let reordered: Option<Vec<&str>> = if v.is_empty() {
+            None
+        } else {
+            v.split(',')
+                .map(|item| {
+                    let name = named(syms, item)?;
+                    iv.split(',').find(|it| named(syms, it) == Some(name))
+                })
+                .collect()
+        };
+        match reordered {
+            Some(items) => out.push_str(&items.join(",")),
+            None => out.push_str(iv),
+        }
+    }
+    (n == image.entries().len()).then_some(out)
+}
+
 /// A value with colour names mapped: whole items (`white`) and the name
 /// before `:` (`white:3`) of comma-separated items.
 fn map_value(syms: &Symmetries, s: &Symmetry, v: &str) -> String {
@@ -410,6 +471,9 @@ pub fn symmetry_key<G: Game>(game: &G, syms: &Symmetries, record: &Record, phase
     if si == 0 {
         // The position is its own least image: its record is canonical.
         return position_key(d, record);
+    }
+    if let Some(key) = image_key(d, syms, &syms.list[si], record) {
+        return key;
     }
     let image = map_record(d, syms, &syms.list[si], record);
     match game.from_record(image) {

@@ -95,6 +95,14 @@ fn check_game<G: Game>(game: &G, games: u64, plies: usize, tweak: impl Fn(G::Pos
             let image = game
                 .from_record(image_rec.clone())
                 .unwrap_or_else(|e| panic!("{}: {} gives {image_rec}: {e}", k.position_key, s.name));
+            // The image's key written straight is the game's own canonical text.
+            assert_eq!(
+                image_key(d, &syms, s, &rec).as_deref(),
+                Some(position_key(d, &game.to_record(&image)).as_str()),
+                "{}: {}",
+                k.position_key,
+                s.name
+            );
             let player = |p: Player| {
                 let name = d.players[p as usize].name;
                 let i = syms.colours.iter().position(|c| c == name).unwrap();
