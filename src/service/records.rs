@@ -15,6 +15,10 @@ use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 use tonic_types::StatusExt;
 
+/// The most turns one AnalyzeGame call analyses (each holds the search
+/// permit for up to its budget).
+const MAX_TURNS: usize = 1000;
+
 /// The stream of AnalyzeGame messages.
 pub type AnalyzeGameStream = Pin<Box<dyn Stream<Item = Result<pb::AnalyzeGameResponse, Status>> + Send>>;
 
@@ -170,72 +174,90 @@ pub(super) async fn replay_game(
         None => game_names(&r.state),
     };
     traced(Call { game: name, variant, ..call }, async {
-        let _permit = svc.permit()?;
+        let permit = svc.permit()?;
         let input = svc.game_input(&r.record, &r.record_text, &r.state, &r.moves)?;
-        let game = input.game;
-        let d = game.description();
-        guarded(|| {
-            let rep = game.replay(input.start.clone(), &input.given.moves, r.include_states).map_err(|e| {
-                if let (true, Some(state)) = (input.base.is_empty(), r.state.as_ref()) {
-                    rules(Origin::State(state))(e)
-                } else {
-                    record_error(e, input.base)
-                }
-            })?;
-            let record = replayed_record(&input, &rep);
-            let failure = rep.failure.as_ref().map(|f| {
-                // ApplyMove's status for this move, read back field by field.
-                let st = errors::status(&f.error, Origin::Request);
-                let info = st.get_details_error_info();
-                let meta = |k: &str| info.as_ref().and_then(|i| i.metadata.get(k).cloned()).unwrap_or_default();
-                pb::ReplayFailure {
-                    index: f.index as u32,
-                    r#move: input.given.moves[f.index].clone(),
-                    reason: info.as_ref().map(|i| i.reason.clone()).unwrap_or_default(),
-                    field: meta("field"),
-                    cell: meta("cell"),
-                    message: st.message().to_string(),
-                }
-            });
-            let winners = match &rep.last.outcome {
-                Outcome::Won(w) => convert::names(d, w),
-                _ => vec![],
-            };
-            let moves = rep
-                .played
-                .iter()
-                .enumerate()
-                .map(|(i, m)| pb::ReplayedMove {
-                    r#move: Some(convert::mv(d, m)),
-                    mover: rep.movers[i].clone(),
-                    state: rep.states.get(i).map(|s| convert::state(game, s)),
-                })
-                .collect();
-            tracing::Span::current().record("parlour.moves", rep.played.len() as i64);
-            Ok(Response::new(pb::ReplayGameResponse {
-                state: Some(convert::state(game, &rep.last)),
-                status: status_of(&rep.last.outcome) as i32,
-                winners,
-                result_agrees: input.given.result.is_empty() || input.given.result == record.result,
-                result: record.result.clone(),
-                moves,
-                failure,
-                repetitions: rep
-                    .repeats
-                    .iter()
-                    .map(|x| pb::Repetition {
-                        position: x.position as u32,
-                        first: x.first as u32,
-                        occurrence: x.occurrence,
-                    })
-                    .collect(),
-                start: Some(convert::state(game, &rep.start)),
-                record_text: record.to_text(),
-                record: Some(record_pb(&record)),
-            }))
+        // A long game is real work: off the async threads, like a search.
+        let (game_id, variant) = (input.game.description().id, input.game.description().variant);
+        let (start, given, base, include_states) = (input.start, input.given, input.base, r.include_states);
+        let registry = svc.registry.clone();
+        let reply = tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let game = registry.get(game_id, variant).expect("game resolved above");
+            let input = Input { game, start, given, base };
+            replay_reply(&input, include_states)
         })
+        .await
+        .map_err(|_| Status::internal("the replay task failed"))??;
+        Ok(Response::new(reply))
     })
     .await
+}
+
+/// ReplayGame's answer, under the panic guard.
+fn replay_reply(input: &Input, include_states: bool) -> Result<pb::ReplayGameResponse, Status> {
+    let game = input.game;
+    let d = game.description();
+    guarded(|| {
+        let rep = game.replay(input.start.clone(), &input.given.moves, include_states).map_err(|e| {
+            if input.base.is_empty() {
+                // The start was read from the request's state already.
+                rules(Origin::Request)(e.with_field("state.position"))
+            } else {
+                record_error(e, input.base)
+            }
+        })?;
+        let record = replayed_record(input, &rep);
+        let failure = rep.failure.as_ref().map(|f| {
+            // ApplyMove's status for this move, read back field by field.
+            let st = errors::status(&f.error, Origin::Request);
+            let info = st.get_details_error_info();
+            let meta = |k: &str| info.as_ref().and_then(|i| i.metadata.get(k).cloned()).unwrap_or_default();
+            pb::ReplayFailure {
+                index: f.index as u32,
+                r#move: input.given.moves[f.index].clone(),
+                reason: info.as_ref().map(|i| i.reason.clone()).unwrap_or_default(),
+                field: meta("field"),
+                cell: meta("cell"),
+                message: st.message().to_string(),
+            }
+        });
+        let winners = match &rep.last.outcome {
+            Outcome::Won(w) => convert::names(d, w),
+            _ => vec![],
+        };
+        let moves = rep
+            .played
+            .iter()
+            .enumerate()
+            .map(|(i, m)| pb::ReplayedMove {
+                r#move: Some(convert::mv(d, m)),
+                mover: rep.movers[i].clone(),
+                state: rep.states.get(i).map(|s| convert::state(game, s)),
+            })
+            .collect();
+        tracing::Span::current().record("parlour.moves", rep.played.len() as i64);
+        Ok(pb::ReplayGameResponse {
+            state: Some(convert::state(game, &rep.last)),
+            status: status_of(&rep.last.outcome) as i32,
+            winners,
+            result_agrees: input.given.result.is_empty() || input.given.result == record.result,
+            result: record.result.clone(),
+            moves,
+            failure,
+            repetitions: rep
+                .repeats
+                .iter()
+                .map(|x| pb::Repetition {
+                    position: x.position as u32,
+                    first: x.first as u32,
+                    occurrence: x.occurrence,
+                })
+                .collect(),
+            start: Some(convert::state(game, &rep.start)),
+            record_text: record.to_text(),
+            record: Some(record_pb(&record)),
+        })
+    })
 }
 
 /// AnalyzeGame.
@@ -302,6 +324,12 @@ pub(super) async fn analyze_game(
         };
         turns.sort_unstable();
         turns.dedup();
+        if turns.len() > MAX_TURNS {
+            return Err(errors::bad_argument(
+                "turns",
+                format!("{} turns to analyze; at most {MAX_TURNS} a call: choose turns, or call again", turns.len()),
+            ));
+        }
         let max_blunders = if r.max_blunders == 0 { 3 } else { r.max_blunders as usize };
         let threshold = if r.blunder_threshold == 0.0 { 0.25 } else { r.blunder_threshold };
         let registry = svc.registry.clone();

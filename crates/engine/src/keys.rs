@@ -106,6 +106,8 @@ pub struct Symmetries {
     /// then neutral lists (`stones`, two-player Shoulder's `blue`).
     pub colours: Vec<String>,
     pub list: Vec<Symmetry>,
+    /// Cell indices by name (a description's own look-up walks the cells).
+    cells: HashMap<String, Cell>,
 }
 
 /// Tag prefixes whose value is a colour: a symmetry must carry the tag to a
@@ -162,7 +164,13 @@ impl Symmetries {
                 }
             }
         }
-        Symmetries { colours, list }
+        let cells = d.cells.iter().enumerate().map(|(i, c)| (c.name.clone(), i as Cell)).collect();
+        Symmetries { colours, list, cells }
+    }
+
+    /// A cell's index by name.
+    fn cell(&self, name: &str) -> Option<Cell> {
+        self.cells.get(name).copied()
     }
 
     /// Only the identity: the game has no other symmetry.
@@ -294,7 +302,7 @@ pub fn map_record(d: &Description, syms: &Symmetries, s: &Symmetry, record: &Rec
                     .split(',')
                     .map(str::trim)
                     .filter(|c| !c.is_empty())
-                    .map(|c| d.cell_index(c).map_or(c, |x| d.cell_name(s.cells[x as usize])))
+                    .map(|c| syms.cell(c).map_or(c, |x| d.cell_name(s.cells[x as usize])))
                     .collect();
                 out.push(&syms.colours[s.colours[i]], cells.join(","));
             }
@@ -302,6 +310,67 @@ pub fn map_record(d: &Description, syms: &Symmetries, s: &Symmetry, record: &Rec
         }
     }
     out
+}
+
+/// The position key of a position's image, written straight in the
+/// canonical form without the game's parser: the pairs in the position's
+/// own order, piece lists in board order, `name:value` items in the order
+/// the position names them. Every game prints that way (its keys in a fixed
+/// order, cells in board order, per-colour items in seat order), and a
+/// symmetry keeps which keys are present; the tests check this against the
+/// game's own parser and printer. `None` when the image's keys differ.
+pub fn image_key(d: &Description, syms: &Symmetries, s: &Symmetry, record: &Record) -> Option<String> {
+    let image = map_record(d, syms, s, record);
+    let mut out = String::with_capacity(96);
+    out.push_str(d.id);
+    out.push('/');
+    out.push_str(d.variant);
+    out.push('|');
+    let mut n = 0;
+    for (k, v) in record.entries() {
+        if LEFT_OUT.contains(&k.as_str()) {
+            continue;
+        }
+        let iv = image.get(k)?;
+        if n > 0 {
+            out.push_str("; ");
+        }
+        n += 1;
+        out.push_str(k);
+        out.push('=');
+        if syms.colours.iter().any(|c| c == k) {
+            let mut cells: Vec<Cell> = iv.split(',').filter_map(|c| syms.cell(c)).collect();
+            cells.sort_unstable();
+            for (i, c) in cells.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(d.cell_name(*c));
+            }
+            continue;
+        }
+        fn named<'v>(syms: &Symmetries, item: &'v str) -> Option<&'v str> {
+            item.split_once(':').map(|(n, _)| n).filter(|n| syms.colours.iter().any(|c| c == n))
+        }
+        // Items per colour (`captured=white:0,black:3`) in the order the
+        // position gives the colours, when the image names the same colours;
+        // otherwise (`bait=white:9` becoming `bait=black:9`) as mapped.
+        let reordered: Option<Vec<&str>> = if v.is_empty() {
+            None
+        } else {
+            v.split(',')
+                .map(|item| {
+                    let name = named(syms, item)?;
+                    iv.split(',').find(|it| named(syms, it) == Some(name))
+                })
+                .collect()
+        };
+        match reordered {
+            Some(items) => out.push_str(&items.join(",")),
+            None => out.push_str(iv),
+        }
+    }
+    (n == image.entries().len()).then_some(out)
 }
 
 /// A value with colour names mapped: whole items (`white`) and the name
@@ -340,49 +409,72 @@ pub fn symmetry_key<G: Game>(game: &G, syms: &Symmetries, record: &Record, phase
         }
         match syms.colours.iter().position(|c| c == k) {
             Some(i) => {
-                pieces.extend(v.split(',').filter_map(|c| d.cell_index(c.trim())).map(|c| ((i as u16) << 8) | c as u16))
+                pieces.extend(v.split(',').filter_map(|c| syms.cell(c.trim())).map(|c| ((i as u16) << 8) | c as u16))
             }
             None => others.push((k, v)),
         }
     }
-    let mut best: Option<(Fields, Vec<u16>, usize)> = None;
-    let mut mapped = Vec::with_capacity(pieces.len());
-    let mut fields_of: Vec<(Vec<usize>, Fields)> = Vec::new();
-    for (si, s) in syms.list.iter().enumerate() {
-        if !free && !s.keeps_colours() {
-            continue;
-        }
-        let fields = match fields_of.iter().find(|(p, _)| *p == s.colours) {
-            Some((_, f)) => f.clone(),
-            None => {
-                let mut f: Vec<(String, String)> = others
-                    .iter()
-                    .map(|(k, v)| {
-                        let mut items: Vec<String> = map_value(syms, s, v).split(',').map(str::to_string).collect();
-                        items.sort();
-                        (k.to_string(), items.join(","))
-                    })
-                    .collect();
-                f.sort();
-                fields_of.push((s.colours.clone(), f.clone()));
-                f
-            }
-        };
-        mapped.clear();
-        mapped.extend(pieces.iter().map(|&p| {
-            let (c, cell) = ((p >> 8) as usize, (p & 0xff) as usize);
-            ((s.colours[c] as u16) << 8) | s.cells[cell] as u16
-        }));
-        mapped.sort_unstable();
-        let better = match &best {
-            None => true,
-            Some((bf, bp, _)) => (&fields, &mapped) < (bf, bp),
-        };
-        if better {
-            best = Some((fields, mapped.clone(), si));
+    // The least image by (fields, sorted pieces), in three steps so that
+    // most of Contiguity's 240 symmetries cost a dozen look-ups: the least
+    // fields (they depend on the colour exchange only), then the least
+    // first piece (the least mapped piece), then whole sorted lists among
+    // the few symmetries left.
+    let mut fields_of: Vec<(&[usize], Fields)> = Vec::new();
+    for s in &syms.list {
+        if (free || s.keeps_colours()) && !fields_of.iter().any(|(p, _)| *p == s.colours.as_slice()) {
+            let mut f: Fields = others
+                .iter()
+                .map(|(k, v)| {
+                    let mut items: Vec<String> = map_value(syms, s, v).split(',').map(str::to_string).collect();
+                    items.sort();
+                    (k.to_string(), items.join(","))
+                })
+                .collect();
+            f.sort();
+            fields_of.push((&s.colours, f));
         }
     }
-    let Some((_, _, si)) = best else { return position_key(d, record) };
+    let Some(least_fields) = fields_of.iter().map(|(_, f)| f).min() else { return position_key(d, record) };
+    let map = |s: &Symmetry, p: u16| {
+        let (c, cell) = ((p >> 8) as usize, (p & 0xff) as usize);
+        ((s.colours[c] as u16) << 8) | s.cells[cell] as u16
+    };
+    let mut candidates: Vec<usize> = Vec::new();
+    let mut least_first = u16::MAX;
+    for (si, s) in syms.list.iter().enumerate() {
+        if !(free || s.keeps_colours()) {
+            continue;
+        }
+        let fields = &fields_of.iter().find(|(p, _)| *p == s.colours.as_slice()).expect("filled above").1;
+        if fields != least_fields {
+            continue;
+        }
+        let first = pieces.iter().map(|&p| map(s, p)).min().unwrap_or(0);
+        if first < least_first {
+            least_first = first;
+            candidates.clear();
+        }
+        if first == least_first {
+            candidates.push(si);
+        }
+    }
+    let mut best: Option<(Vec<u16>, usize)> = None;
+    for si in candidates {
+        let s = &syms.list[si];
+        let mut mapped: Vec<u16> = pieces.iter().map(|&p| map(s, p)).collect();
+        mapped.sort_unstable();
+        if best.as_ref().is_none_or(|(b, _)| mapped < *b) {
+            best = Some((mapped, si));
+        }
+    }
+    let Some((_, si)) = best else { return position_key(d, record) };
+    if si == 0 {
+        // The position is its own least image: its record is canonical.
+        return position_key(d, record);
+    }
+    if let Some(key) = image_key(d, syms, &syms.list[si], record) {
+        return key;
+    }
     let image = map_record(d, syms, &syms.list[si], record);
     match game.from_record(image) {
         Ok(pos) => position_key(d, &game.to_record(&pos)),

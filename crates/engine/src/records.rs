@@ -31,6 +31,9 @@ pub const KNOWN_HEADERS: [&str; 5] = ["game", "variant", "start", "result", "rea
 /// on the work one replay can cause.
 pub const MAX_MOVES: usize = 10_000;
 
+/// The most free headers a record may hold.
+pub const MAX_HEADERS: usize = 64;
+
 /// The most text a record may be, in bytes.
 pub const MAX_RECORD_LEN: usize = 256 * 1024;
 
@@ -95,6 +98,9 @@ impl GameRecord {
             if m.is_empty() || m.contains(char::is_whitespace) {
                 return Err(err(&format!("moves[{i}]"), format!("move {i} `{m}` is empty or holds white space")));
             }
+        }
+        if self.headers.len() > MAX_HEADERS {
+            return Err(err("headers", format!("{} headers; at most {MAX_HEADERS} are accepted", self.headers.len())));
         }
         let mut seen: Vec<&str> = Vec::new();
         for (i, (k, v)) in self.headers.iter().enumerate() {
@@ -181,6 +187,9 @@ impl GameRecord {
             }
             if seen.iter().any(|s| s == k) {
                 return Err(bad(format!("line {}: header `{k}` is given twice", n + 1)));
+            }
+            if seen.len() >= MAX_HEADERS + KNOWN_HEADERS.len() {
+                return Err(bad(format!("line {}: more than {MAX_HEADERS} free headers", n + 1)));
             }
             seen.push(k.to_string());
             match k {

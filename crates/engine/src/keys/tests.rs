@@ -95,6 +95,14 @@ fn check_game<G: Game>(game: &G, games: u64, plies: usize, tweak: impl Fn(G::Pos
             let image = game
                 .from_record(image_rec.clone())
                 .unwrap_or_else(|e| panic!("{}: {} gives {image_rec}: {e}", k.position_key, s.name));
+            // The image's key written straight is the game's own canonical text.
+            assert_eq!(
+                image_key(d, &syms, s, &rec).as_deref(),
+                Some(position_key(d, &game.to_record(&image)).as_str()),
+                "{}: {}",
+                k.position_key,
+                s.name
+            );
             let player = |p: Player| {
                 let name = d.players[p as usize].name;
                 let i = syms.colours.iter().position(|c| c == name).unwrap();
@@ -219,47 +227,109 @@ fn the_symmetries_found_are_the_ones_the_rules_have() {
     );
 }
 
-/// Distinct positions from random playouts of every game, with their keys;
-/// fails on two keys with one hash.
-fn no_collisions(per_game: usize) -> usize {
-    let reg = crate::Registry::new();
-    // Keys are distinct within a game (the set) and across games (the
-    // game/variant prefix), so a hash seen twice is a collision.
-    let mut hashes: HashSet<u64> = HashSet::new();
-    let mut distinct = 0;
-    for g in reg.all() {
-        let mut keys_seen: HashSet<String> = HashSet::new();
-        let mut seed = 0u64;
-        let mut state = g.start();
-        while keys_seen.len() < per_game {
-            seed += 1;
-            let (_, moves) = g.moves(state.record.clone()).unwrap();
-            if moves.is_empty() || seed.is_multiple_of(200) {
-                state = g.start();
-                continue;
-            }
-            let m = &moves[(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 33) as usize % moves.len()];
-            state = g.apply(state.record.clone(), &crate::MoveInput::Notation(m.notation.clone())).unwrap().state;
-            let key = position_key(g.description(), &state.record);
-            if keys_seen.insert(key.clone()) {
-                let h = fnv1a64(key.as_bytes());
-                assert!(hashes.insert(h), "{key} shares its hash {h:016x} with an earlier key");
-                distinct += 1;
-            }
+/// Distinct positions of one game from seeded random playouts, their keys'
+/// hashes added to `hashes`; panics on a hash seen before. Keys are distinct
+/// within a game (the set) and across games (the game/variant prefix), so a
+/// hash seen twice is a collision.
+fn distinct_hashes<G: Game>(game: &G, per_game: usize, hashes: &mut HashSet<u64>) -> usize {
+    use rand::seq::IndexedRandom;
+    use rand::SeedableRng;
+    let d = game.description();
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(per_game as u64);
+    let mut keys_seen: HashSet<String> = HashSet::new();
+    let mut pos = game.start();
+    let mut moves = Vec::new();
+    let mut plies = 0;
+    while keys_seen.len() < per_game {
+        moves.clear();
+        game.legal_moves(&pos, &mut moves);
+        // Restart at the end of a game, and now and then anyway, so that
+        // openings are sampled as well as long games.
+        let Some(&m) = moves.choose(&mut rng).filter(|_| plies < 400) else {
+            pos = game.start();
+            plies = 0;
+            continue;
+        };
+        game.play(&mut pos, m);
+        plies += 1;
+        let key = position_key(d, &game.to_record(&pos));
+        let h = fnv1a64(key.as_bytes());
+        if keys_seen.insert(key) {
+            assert!(hashes.insert(h), "{} shares its hash {h:016x} with an earlier key", keys_seen.len());
         }
     }
-    distinct
+    keys_seen.len()
+}
+
+/// Distinct positions of every game and variant, `per_game` each; fails on
+/// two keys with one hash. Returns how many positions were checked.
+fn no_collisions(per_game: usize) -> usize {
+    let mut hashes: HashSet<u64> = HashSet::new();
+    let mut n = 0;
+    for v in crate::contiguity::Variant::ALL {
+        n += distinct_hashes(&crate::contiguity::Contiguity::new(v), per_game, &mut hashes);
+    }
+    for v in crate::scala::Variant::ALL {
+        n += distinct_hashes(&crate::scala::Scala::new(v), per_game, &mut hashes);
+    }
+    for v in crate::shoulder::Variant::ALL {
+        n += distinct_hashes(&crate::shoulder::ShoulderToShoulder::new(v), per_game, &mut hashes);
+    }
+    for v in crate::squeeze::Variant::ALL {
+        n += distinct_hashes(&crate::squeeze::Squeeze::new(v), per_game, &mut hashes);
+    }
+    n
 }
 
 #[test]
 fn no_two_keys_of_thousands_of_random_positions_share_a_hash() {
-    assert!(no_collisions(2_000) >= 2_000 * 9);
+    assert_eq!(no_collisions(5_000), 5_000 * 10);
 }
 
 /// The big run: `cargo test --release -p parlour-engine -- --ignored millions`.
 #[test]
 #[ignore]
 fn no_two_keys_of_millions_of_random_positions_share_a_hash() {
-    let n = no_collisions(250_000);
+    let n = no_collisions(300_000);
     println!("{n} distinct positions, no hash shared");
+}
+
+/// What the keys cost per state, per game (all four fields, as every reply
+/// computes them): `cargo test --release -p parlour-engine -- --ignored key_cost --nocapture`.
+#[test]
+#[ignore]
+fn key_cost() {
+    let reg = crate::Registry::new();
+    for g in reg.all() {
+        let d = g.description();
+        // Positions a few dozen plies into seeded games.
+        let mut states = Vec::new();
+        for seed in 0..20u64 {
+            let mut s = g.start();
+            for i in 0..(seed as usize % 40 + 5) {
+                let (_, moves) = g.moves(s.record.clone()).unwrap();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = &moves[(seed as usize * 13 + i * 7) % moves.len()];
+                s = g.apply(s.record.clone(), &crate::MoveInput::Notation(m.notation.clone())).unwrap().state;
+            }
+            states.push(s);
+        }
+        let rounds = 500;
+        let t = std::time::Instant::now();
+        let mut n = 0u64;
+        for _ in 0..rounds {
+            for s in &states {
+                n = n.wrapping_add(g.keys(s).symmetry_hash);
+            }
+        }
+        let per = t.elapsed() / (rounds * states.len() as u32);
+        println!("{}/{}: {:?} per state ({} symmetries) [{n:x}]", d.id, d.variant, per, symmetries_of_any(g));
+    }
+}
+
+fn symmetries_of_any(g: &dyn crate::AnyGame) -> usize {
+    let d = g.description();
+    CACHE.read().unwrap().get(&(d.id, d.variant, d.cells.len())).map_or(0, |s| s.list.len())
 }

@@ -145,3 +145,16 @@ fn records_that_could_not_read_back_are_refused() {
     r.headers = vec![("note".into(), "two\nlines".into())];
     assert!(r.check("record").is_err());
 }
+
+#[test]
+fn records_with_too_many_headers_are_refused_before_any_quadratic_work() {
+    let many: String = (0..10_000).map(|i| format!("h{i}: x\n")).collect();
+    let e = GameRecord::parse(&format!("game: scala\n{many}")).unwrap_err();
+    assert!(e.message.contains("more than 64 free headers"), "{}", e.message);
+    let r = GameRecord {
+        game: "scala".into(),
+        headers: (0..65).map(|i| (format!("h{i}"), "x".to_string())).collect(),
+        ..GameRecord::default()
+    };
+    assert_eq!(r.check("record").unwrap_err().field.as_deref(), Some("record.headers"));
+}
