@@ -1,7 +1,9 @@
 // parlour playground: a complete game UI on the public API alone.
 //
 // Unary calls are JSON POSTs by the Connect protocol (POST
-// /parlour.v1.Rules/<Method>, Content-Type: application/json); the live
+// /parlour.v1.Rules/<Method>, Content-Type: application/json; the URLs are
+// relative to the page, so the playground also works under a path prefix of
+// a site's own reverse proxy); the live
 // analysis reads AnalyzeStream by Connect streaming (application/connect+json,
 // enveloped JSON messages). The board is RenderBoard's SVG, inlined: every
 // cell and piece carries data-cell, so a click names its cell.
@@ -21,14 +23,19 @@ class ApiError extends Error {
 }
 
 async function call(method, request) {
-  const resp = await fetch(`/parlour.v1.Rules/${method}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(request || {}),
-  });
-  const body = await resp.json().catch(() => null);
-  if (!resp.ok) throw new ApiError(resp.status, body);
-  return body;
+  ui.busy += 1;
+  try {
+    const resp = await fetch(`parlour.v1.Rules/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request || {}),
+    });
+    const body = await resp.json().catch(() => null);
+    if (!resp.ok) throw new ApiError(resp.status, body);
+    return body;
+  } finally {
+    ui.busy -= 1;
+  }
 }
 
 // Server streaming by Connect: one enveloped request, enveloped answers, an
@@ -38,7 +45,7 @@ async function stream(method, request, onMessage, signal) {
   const frame = new Uint8Array(5 + json.length);
   new DataView(frame.buffer).setUint32(1, json.length);
   frame.set(json, 5);
-  const resp = await fetch(`/parlour.v1.Rules/${method}`, {
+  const resp = await fetch(`parlour.v1.Rules/${method}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/connect+json' },
     body: frame,
@@ -96,7 +103,7 @@ const ui = {
   lastMove: null,     // the last move as ApplyMove described it
   selection: [],      // cells clicked so far of a move in progress
   generation: 0,      // bumps on every new game, so stale answers are dropped
-  busy: false,
+  busy: 0,           // unary calls in flight
   ready: false,       // idle: the board shows the current state
 };
 window.playground = ui; // for the browser tests and the curious

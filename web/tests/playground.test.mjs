@@ -94,7 +94,14 @@ function cellsOf(m) {
   return { from: from || (p.length > 1 ? p[0] : ''), to, path: p };
 }
 
-const clickCell = (page, cell) => page.locator(`#board svg .cell[data-cell="${cell}"]`).click({ force: true });
+// Clicks a cell of the board, then waits for the page's calls (the
+// redrawn board) to finish.
+async function clickCell(page, cell) {
+  await page.locator(`#board svg .cell[data-cell="${cell}"]`).click({ force: true });
+  await settle(page);
+}
+
+const settle = (page) => page.waitForFunction(() => window.playground.busy === 0, null, { timeout: 30000 });
 
 // Makes one move as a person would: click the piece and each landing, or
 // the cell to place on (then the right choice), or the move's button.
@@ -106,12 +113,10 @@ async function clickMove(page, m) {
       // After a landing that could end the move, the page offers "stop here".
       const stop = page.locator(`#choices button[data-notation="${m.notation}"]`);
       if (cell === c.path[c.path.length - 1] && (await stop.count())) await stop.click();
-      await page.waitForTimeout(30);
     }
   } else if (c.to) {
     await clickCell(page, c.to);
     const choice = page.locator(`#choices button[data-notation="${m.notation}"]`);
-    await page.waitForTimeout(30);
     if (await choice.count()) await choice.click();
   } else {
     await page.locator(`#actions button[data-notation="${m.notation}"]`).click();
@@ -199,7 +204,7 @@ test('multi-jump entered landing by landing', async () => {
 
 test('two levels play a whole game to its end', async () => {
   const { page, errors, context } = await openPage('game=hex-swish&mode=bot-bot&level=beginner&level2=easy');
-  await page.waitForFunction(() => window.playground.over, null, { timeout: 240000 });
+  await page.waitForFunction(() => window.playground.over && window.playground.ready, null, { timeout: 240000 });
   const result = await page.locator('#status').textContent();
   assert.match(result, /Won by|Drawn|over/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'bot-bot.png') });
