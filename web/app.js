@@ -101,6 +101,7 @@ const ui = {
   over: false,
   result: '',
   lastMove: null,     // the last move as ApplyMove described it
+  match: null,        // Evaluate's match standing, for games played as matches
   selection: [],      // cells clicked so far of a move in progress
   generation: 0,      // bumps on every new game, so stale answers are dropped
   busy: 0,           // unary calls in flight
@@ -179,6 +180,14 @@ function renderSide() {
   // Moves that are not a click on the board: bids, actions, passes.
   const actions = $('actions');
   actions.innerHTML = '';
+  if (ui.over && ui.match && !ui.match.finished) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.id = 'next-game';
+    b.textContent = `Next game of the match (${(ui.match.gameNumber || 1) + 1} of ${ui.match.gamesInMatch})`;
+    b.onclick = () => nextGame().catch(showError);
+    actions.appendChild(b);
+  }
   if (humanTurn()) {
     for (const m of ui.moves) {
       const c = moveCells(m);
@@ -224,6 +233,13 @@ async function refresh() {
   const status = ev.status || 'GAME_STATUS_ONGOING';
   ui.over = status !== 'GAME_STATUS_ONGOING' || ui.moves.length === 0;
   ui.result = status === 'GAME_STATUS_WON' ? `Won by ${(ev.winners || []).join(' and ')}.` : status === 'GAME_STATUS_DRAWN' ? 'Drawn.' : ui.over ? 'Game over.' : '';
+  ui.match = ev.match || null;
+  if (ui.match && ui.over) {
+    const m = ui.match;
+    const totals = seats().map((p, i) => `${p} ${(m.totals || [])[i] || 0}`).join(', ');
+    ui.result += ` Match: game ${m.gameNumber || 1} of ${m.gamesInMatch || 1}; penalties ${totals}.`;
+    if (m.finished) ui.result += ` Match won by ${(m.winners || []).join(' and ')}.`;
+  }
   await render();
   if (gen !== ui.generation) return;
   renderSide();
@@ -319,7 +335,7 @@ function analyze() {
   const ctl = new AbortController();
   analysisAbort = ctl;
   box.innerHTML = '<p class="muted">Thinking…</p>';
-  const req = { state: minimal(ui.state), budget: { timeLimit: '10s' }, reportInterval: '0.25s' };
+  const req = { state: minimal(ui.state), budget: { timeLimit: '5s' }, reportInterval: '0.25s' };
   stream('AnalyzeStream', req, (r) => {
     if (ctl.signal.aborted) return;
     const a = r.analysis || {};
@@ -327,7 +343,7 @@ function analyze() {
     const cands = (a.candidates || []).slice(0, 5).map((c) => `<tr><td>${esc(c.move.notation)}</td><td>${(c.value || 0).toFixed(2)}</td><td>${c.visits || 0}</td></tr>`).join('');
     box.innerHTML = `<p>Best: <b id="best">${esc(a.move ? a.move.notation : '—')}</b>${a.proven ? ' (proven)' : ''}${r.final ? ' — final' : ''}</p>`
       + `<p>Values: ${esc(values)}</p><p>Line: <code>${esc((a.principalVariation || []).join(' '))}</code></p>`
-      + `<p class="muted">${a.iterations || 0} iterations, ${esc(a.timeUsed || '0s')}</p>`
+      + `<p class="muted">${a.iterations || 0} iterations, ${parseFloat(a.timeUsed || '0').toFixed(2)} s</p>`
       + (cands ? `<table><tr><td>move</td><td>value</td><td>visits</td></tr>${cands}</table>` : '');
   }, ctl.signal).catch((e) => { if (!ctl.signal.aborted) showError(e); });
 }
@@ -413,6 +429,20 @@ async function newGame() {
   ui.lastMove = null;
   ui.over = false;
   updateLevel2();
+  await refresh();
+}
+
+// The next game of a match (Shoulder to Shoulder): NewGame from the
+// finished game.
+async function nextGame() {
+  const gen = ++ui.generation;
+  const ng = await call('NewGame', { previousGame: minimal(ui.state) });
+  if (gen !== ui.generation) return;
+  ui.start = ng.state;
+  ui.state = ng.state;
+  ui.history = [];
+  ui.lastMove = null;
+  ui.over = false;
   await refresh();
 }
 

@@ -243,3 +243,29 @@ test('live analysis, export and import', async () => {
   await fresh.context.close();
   await context.close();
 });
+
+test('a match goes on to its next game', async () => {
+  // Shoulder to Shoulder is a match of three games; a ply limit ends the
+  // first one quickly (drawn), then the page offers the next game.
+  const { page, errors, context } = await openPage('game=shoulder-to-shoulder&mode=human-human');
+  await idle(page);
+  const start = await page.evaluate(() => window.playground.start.position);
+  await page.fill('#gametext', `game: shoulder-to-shoulder\nvariant: three-player\nstart: ${start}; max_plies=3\n`);
+  await page.click('#import');
+  await page.waitForFunction(() => window.playground.ready && window.playground.history.length === 0 && /max_plies=3/.test(window.playground.state.position));
+  for (let i = 0; i < 3; i++) {
+    const s = await idle(page);
+    await clickMove(page, pick(s.moves, i));
+    await page.waitForFunction((n) => window.playground.history.length > n, s.plies);
+  }
+  await page.waitForFunction(() => window.playground.over && window.playground.ready);
+  assert.match(await page.locator('#status').textContent(), /Match: game 1 of 3/);
+  await page.click('#next-game');
+  await page.waitForFunction(() => window.playground.ready && /game=2/.test(window.playground.state.position));
+  const s = await idle(page);
+  assert.equal(s.over, false);
+  assert.ok(s.moves.length > 0);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'match-next-game.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
