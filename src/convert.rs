@@ -1,10 +1,10 @@
 //! Conversions between protobuf messages and engine types.
 
 use crate::pb;
-use parlour_engine::dynamic::{Candidate, MoveView, StateView};
+use parlour_engine::front::{Candidate, MoveFields, MoveInput, MoveView, StateView};
 use parlour_engine::{
-    AnyGame, Description, Evaluation, MatchStanding, MoveDetails, MoveKind, Owner, PieceAt, PlayerMeasures, Record,
-    RulesError, Status,
+    AnyGame, Description, Evaluation, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PlayerMeasures, Record,
+    Registry, RulesError, Status,
 };
 
 /// The position key listing a piece: its seat, or `stones`/`blockers`.
@@ -40,7 +40,7 @@ pub fn record_of(state: &pb::GameState) -> Result<Record, RulesError> {
     const MAX_PIECES: usize = 128;
     if state.pieces.len() > MAX_PIECES {
         return Err(RulesError::bad_position(
-            "state.pieces",
+            "pieces",
             format!("{} pieces: no board here has more than {MAX_PIECES} cells", state.pieces.len()),
         ));
     }
@@ -63,15 +63,12 @@ pub fn record_of(state: &pb::GameState) -> Result<Record, RulesError> {
     for (i, p) in state.pieces.iter().enumerate() {
         if p.owner.is_empty() || p.cell.is_empty() {
             return Err(RulesError::bad_position(
-                format!("state.pieces[{i}]"),
+                format!("pieces[{i}]"),
                 format!("piece {i} needs both `cell` and `owner`"),
             ));
         }
         if p.cell.contains([',', ';', '=']) || p.owner.contains([',', ';', '=']) {
-            return Err(RulesError::bad_position(
-                format!("state.pieces[{i}]"),
-                format!("piece {i} has a malformed name"),
-            ));
+            return Err(RulesError::bad_position(format!("pieces[{i}]"), format!("piece {i} has a malformed name")));
         }
         match owners.iter_mut().find(|(o, _)| *o == p.owner) {
             Some((_, list)) => list.push(&p.cell),
@@ -81,10 +78,10 @@ pub fn record_of(state: &pb::GameState) -> Result<Record, RulesError> {
     for (owner, list) in owners {
         r.insert(owner, &list.join(","))?;
     }
-    for f in &state.fields {
+    for (i, f) in state.fields.iter().enumerate() {
         if f.key.contains([';', '=']) || f.value.contains(';') {
             return Err(RulesError::bad_position(
-                format!("state.fields.{}", f.key),
+                format!("fields[{i}]"),
                 format!("field `{}` has a malformed key or value", f.key),
             ));
         }
@@ -93,55 +90,112 @@ pub fn record_of(state: &pb::GameState) -> Result<Record, RulesError> {
     Ok(r)
 }
 
-/// A state view as a `GameState`.
-pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
-    let d = game.description();
-    // Which key lists each cell, read once from the canonical record.
-    let mut listed_under: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
-    for (k, val) in v.record.entries() {
-        if k != "to_move" {
-            for c in val.split(',') {
-                listed_under.entry(c.trim()).or_insert(k.as_str());
+/// [`record_of`], refusing first a piece kind the game does not have.
+pub fn record_for(d: &Description, state: &pb::GameState) -> Result<Record, RulesError> {
+    if state.position.trim().is_empty() {
+        for (i, p) in state.pieces.iter().enumerate() {
+            if !p.kind.is_empty() && !d.piece_kinds.iter().any(|k| k.name == p.kind) {
+                let kinds: Vec<&str> = d.piece_kinds.iter().map(|k| k.name).collect();
+                return Err(RulesError::bad_position(
+                    format!("pieces[{i}]"),
+                    format!("piece {i}: {} has no piece kind `{}` (kinds: {})", d.name, p.kind, kinds.join(", ")),
+                )
+                .with_cell(p.cell.as_str()));
             }
         }
     }
-    let pieces: Vec<pb::Piece> =
-        v.pieces.iter().map(|p| piece(d, listed_under.get(d.cell_name(p.cell)).copied(), p)).collect();
-    // Keys that list pieces belong to `pieces`, not `fields`.
-    let piece_keys: Vec<String> = pieces
-        .iter()
-        .map(|p| p.owner.clone())
-        .chain(d.players.iter().map(|p| p.name.to_string()))
-        .chain(["stones".to_string()])
-        .collect();
+    record_of(state)
+}
+
+/// Checks the kinds a structured state gives its pieces against the kinds
+/// the game puts there (the text form carries no kinds; an empty kind is
+/// not checked): a Squeeze king given as `queen` is refused, naming it.
+pub fn check_kinds(d: &Description, state: &pb::GameState, v: &StateView) -> Result<(), RulesError> {
+    if !state.position.trim().is_empty() {
+        return Ok(());
+    }
+    for (i, p) in state.pieces.iter().enumerate() {
+        if p.kind.is_empty() {
+            continue;
+        }
+        let Some(c) = d.cell_index(p.cell.trim()) else { continue };
+        if let Some(found) = v.pieces.iter().find(|q| q.cell == c) {
+            if found.kind != p.kind {
+                let kinds: Vec<&str> = d.piece_kinds.iter().map(|k| k.name).collect();
+                return Err(RulesError::bad_position(
+                    format!("pieces[{i}]"),
+                    format!(
+                        "piece {i} on {}: a piece listed under `{}` is a {}, not a {} (kinds: {})",
+                        p.cell,
+                        p.owner,
+                        found.kind,
+                        p.kind,
+                        kinds.join(", ")
+                    ),
+                )
+                .with_cell(p.cell.as_str()));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A state view as a `GameState`: everything is read from the view, in the
+/// front's terms; nothing is parsed again.
+pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
+    let d = game.description();
+    let seats = d.seats();
     pb::GameState {
         game: d.id.to_string(),
         variant: d.variant.to_string(),
-        // As the text names it: a colour in play, a game's own seat name
-        // (e.g. `setter`) in a pre-game phase.
         to_move: v.to_move_name().to_string(),
         position: v.position.clone(),
-        pieces,
-        phase: v.phase.to_string(),
-        fields: v
-            .record
-            .entries()
+        pieces: v
+            .pieces
             .iter()
-            .filter(|(k, _)| k != "to_move" && !piece_keys.contains(k))
-            .map(|(k, val)| pb::PositionField { key: k.clone(), value: val.clone() })
+            .map(|p| pb::Piece { cell: cell(d, p.cell), owner: p.key.to_string(), kind: p.kind.to_string() })
             .collect(),
+        phase: v.phase.to_string(),
+        fields: v.fields(d).map(|(k, val)| pb::PositionField { key: k.clone(), value: val.clone() }).collect(),
+        seat_to_move: seats.get(v.seat_to_move as usize).map_or("", |s| s.name).to_string(),
+        seats: seats
+            .iter()
+            .zip(&v.seat_colours)
+            .map(|(s, c)| pb::SeatColour {
+                seat: s.name.to_string(),
+                colour: c.map_or("", |c| d.players[c as usize].name).to_string(),
+            })
+            .collect(),
+        role: v.role.unwrap_or_default().to_string(),
+        result: Some(result(d, v)),
+        match_standing: v.standing.as_ref().map(|m| standing(d, m)),
+        ..key_fields(game, v)
     }
 }
 
-/// A piece with, as its owner, the position key whose list holds its cell,
-/// so that the structured form goes back in exactly as the text does (the
-/// two-player Shoulder to Shoulder blockers are listed under `blue`, say).
-fn piece(d: &Description, listed_under: Option<&str>, p: &PieceAt) -> pb::Piece {
-    pb::Piece {
-        owner: listed_under.map_or_else(|| owner_key(d, p.owner, p.kind), str::to_string),
-        cell: cell(d, p.cell),
-        kind: p.kind.to_string(),
+/// How a state's game stands.
+pub fn result(d: &Description, v: &StateView) -> pb::GameResult {
+    let (status, _) = outcome(d, &v.outcome);
+    pb::GameResult {
+        status: status as i32,
+        winners: names(d, &v.result.winners),
+        winner_seats: seat_names(d, &v.result.winner_seats),
+        reason: v.result.reason.unwrap_or_default().to_string(),
     }
+}
+
+/// The status and winners of an outcome.
+pub fn outcome(d: &Description, o: &Outcome) -> (pb::GameStatus, Vec<String>) {
+    match o {
+        Outcome::Ongoing => (pb::GameStatus::Ongoing, vec![]),
+        Outcome::Won(w) => (pb::GameStatus::Won, names(d, w)),
+        Outcome::Drawn => (pb::GameStatus::Drawn, vec![]),
+    }
+}
+
+/// Seat names of seat indices.
+pub fn seat_names(d: &Description, ps: &[u8]) -> Vec<String> {
+    ps.iter().map(|&p| d.seats()[p as usize].name.to_string()).collect()
 }
 
 fn kind(k: MoveKind) -> pb::MoveKind {
@@ -160,13 +214,14 @@ fn kind(k: MoveKind) -> pb::MoveKind {
 
 /// A move view as a `Move`.
 pub fn mv(d: &Description, m: &MoveView) -> pb::Move {
-    let MoveDetails { kind: k, from, to, path, captured, bid, placed } = &m.details;
+    let MoveDetails { kind: k, from, to, path, passed, captured, bid, placed } = &m.details;
     pb::Move {
         notation: m.notation.clone(),
         kind: kind(*k) as i32,
-        from: from.map(|c| cell(d, c)).unwrap_or_default(),
-        to: to.map(|c| cell(d, c)).unwrap_or_default(),
+        from_cell: from.map(|c| cell(d, c)).unwrap_or_default(),
+        to_cell: to.map(|c| cell(d, c)).unwrap_or_default(),
         path: cells(d, path),
+        passed: cells(d, passed),
         captured: cells(d, captured),
         bid: *bid,
         placed: placed.map(|(owner, k)| pb::Piece {
@@ -177,19 +232,16 @@ pub fn mv(d: &Description, m: &MoveView) -> pb::Move {
     }
 }
 
-/// The notation of a requested move: `notation`, else `path` or `from`-`to`.
-pub fn move_text(m: &pb::Move) -> String {
-    if !m.notation.trim().is_empty() {
-        m.notation.clone()
-    } else if !m.path.is_empty() {
-        m.path.join("-")
-    } else if !m.from.is_empty() || !m.to.is_empty() {
-        format!("{}-{}", m.from, m.to)
-    } else if let Some(b) = m.bid {
-        format!("bid{b}")
-    } else {
-        String::new()
-    }
+/// A requested move as the front takes it: every field given, to be
+/// checked against the others.
+pub fn move_input(m: &pb::Move) -> MoveInput {
+    MoveInput::Fields(MoveFields {
+        notation: m.notation.clone(),
+        from: m.from_cell.clone(),
+        to: m.to_cell.clone(),
+        path: m.path.clone(),
+        bid: m.bid,
+    })
 }
 
 /// An engine status as a `GameStatus`.
@@ -238,6 +290,8 @@ fn standing(d: &Description, m: &MatchStanding) -> pb::MatchStanding {
 pub fn evaluation(game: &dyn AnyGame, v: &StateView, e: &Evaluation) -> pb::EvaluateResponse {
     let d = game.description();
     pb::EvaluateResponse {
+        reason: v.result.reason.unwrap_or_default().to_string(),
+        winner_seats: seat_names(d, &v.result.winner_seats),
         status: status(e.status) as i32,
         winners: names(d, &e.winners),
         players: e.players.iter().map(|m| player_eval(d, m)).collect(),
@@ -261,6 +315,7 @@ pub fn description(game: &dyn AnyGame) -> pb::GameDescription {
         author: d.author.to_string(),
         summary: d.summary.to_string(),
         players: d.players.iter().map(|p| pb::PlayerInfo { name: p.name.into(), summary: p.summary.clone() }).collect(),
+        seats: d.seats().iter().map(|p| pb::PlayerInfo { name: p.name.into(), summary: p.summary.clone() }).collect(),
         piece_kinds: d
             .piece_kinds
             .iter()
@@ -303,8 +358,8 @@ pub fn description(game: &dyn AnyGame) -> pb::GameDescription {
     }
 }
 
-/// A game in brief.
-pub fn summary(d: &Description) -> pb::GameSummary {
+/// A game in brief, with the seat count of each of its variants.
+pub fn summary(registry: &Registry, d: &Description) -> pb::GameSummary {
     pb::GameSummary {
         game: d.id.to_string(),
         name: d.name.to_string(),
@@ -312,6 +367,23 @@ pub fn summary(d: &Description) -> pb::GameSummary {
         summary: d.summary.to_string(),
         variants: d.variants.iter().map(|v| v.name.to_string()).collect(),
         default_variant: d.variants.iter().find(|v| v.is_default).map(|v| v.name.to_string()).unwrap_or_default(),
-        player_count: d.players.len() as u32,
+        player_count: d.seats().len() as u32,
+        variant_player_counts: d
+            .variants
+            .iter()
+            .map(|v| registry.get(d.id, v.name).map_or(0, |g| g.description().seats().len() as u32))
+            .collect(),
+    }
+}
+
+/// A `GameState` holding only the position keys of a state (docs/records.md).
+pub fn key_fields(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
+    let k = game.keys(v);
+    pb::GameState {
+        position_key: k.position_key,
+        position_hash: k.position_hash,
+        symmetry_key: k.symmetry_key,
+        symmetry_hash: k.symmetry_hash,
+        ..Default::default()
     }
 }

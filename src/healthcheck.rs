@@ -85,12 +85,8 @@ fn chain(e: &dyn std::error::Error) -> String {
     text
 }
 
-/// Asks `addr` for the health of `service`, all within `timeout`.
-pub async fn check(addr: &str, service: &str, timeout: Duration) -> Result<(), Unhealthy> {
-    check_with(addr, service, timeout, None).await
-}
-
-/// [`check`], over TLS when `tls` is given.
+/// Asks `addr` for the health of `service`, all within `timeout`, over TLS
+/// when `tls` is given.
 pub async fn check_with(
     addr: &str,
     service: &str,

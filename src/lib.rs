@@ -4,18 +4,23 @@
 //! The rules live in the `parlour-engine` crate, which knows nothing of
 //! gRPC. This crate converts between protobuf and engine types
 //! ([`convert`]), implements the `parlour.v1.Rules` service ([`service`]),
-//! maps engine errors to rich gRPC statuses ([`errors`]) and runs the server
+//! maps engine errors to rich gRPC statuses ([`errors`]), traces,
+//! counts and logs each call ([`calls`], [`telemetry`]) and runs the server
 //! with its health, reflection, limits and graceful shutdown ([`server`]).
+//!
+//! The client tools of the `parlour` binary (`healthcheck`, `arena`,
+//! `bench`) are not part of this library: they are modules of the binary
+//! (`src/main.rs`), built on the public API here and on the engine.
 
-pub mod arena;
+pub mod calls;
+pub mod config;
 pub mod convert;
 pub mod errors;
-pub mod healthcheck;
-pub mod loadtest;
 pub mod render;
 pub mod server;
 pub mod service;
 pub mod telemetry;
+pub mod transport;
 pub mod web;
 
 /// The generated protobuf types and tonic stubs of `parlour.v1`.

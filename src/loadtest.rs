@@ -9,12 +9,12 @@
 //! Every cell keeps `streams` calls in flight (each stream sends its next
 //! call when the last one is answered), spread over at most `--connections`
 //! HTTP/2 connections. Calls use fixed mid-game positions
-//! ([`POSITIONS`], the `mid` lines of `crates/engine/benches/positions.txt`),
+//! ([`positions`], the `mid` lines of `crates/engine/benches/positions.txt`),
 //! so runs are comparable. docs/performance.md has the method and figures.
 
-use crate::pb::rules_client::RulesClient;
-use crate::pb::{self, GameState};
 use anyhow::{bail, Context};
+use parlour::pb::rules_client::RulesClient;
+use parlour::pb::{self, GameState};
 use prost::Message;
 use std::fmt::Write as _;
 use std::future::Future;
@@ -23,69 +23,22 @@ use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
 
+/// The engine benchmarks' positions file, whose games are the engine's one
+/// list of games (`parlour_engine::for_each_game`).
+const BENCH_POSITIONS: &str = include_str!("../crates/engine/benches/positions.txt");
+
 /// The load positions: `(game, variant, position)`, the `mid` positions of
-/// the engine benchmarks (a seeded random playout from the start; checked
-/// against `crates/engine/benches/positions.txt` by `tests/loadtest.rs`).
-pub const POSITIONS: &[(&str, &str, &str)] = &[
-    ("contiguity", "default", "to_move=white; white=1b,5b,11c,21d,24d,30a; red=9d,14c,21c,24c,25c,30b; ply=40"),
-    (
-        "contiguity",
-        "bidding",
-        "to_move=red; phase=play; white=6b,8d,14d,19a,20c,27b; red=1c,4c,5b,16a,20d,23a; \
-         bid=22; bidder=red; bidder_moves=18; ply=40",
-    ),
-    ("scala", "original", "to_move=white; white=g6,h9,j10,g11; black=h7,i8,g9,f10,g10,i10; ply=60"),
-    (
-        "scala",
-        "zillions",
-        "to_move=black; white=c5,d5,e5,f5,c6,d6,e6,f6,g6,h7,i7,j7,d10,h10; \
-         black=f4,h5,b7,c8,d8,i8,e9,g9,i9,c10,e10,f10,g10; ply=15",
-    ),
-    (
-        "shoulder-to-shoulder",
-        "three-player",
-        "players=3; to_move=green; red=a1,d4,d7,f1,f7,f11,h1,j7,k2,k3,l8,m5; \
-         green=a2,b1,b5,c1,d1,g1,g4,g10,h2,h11,j11,m3; \
-         blue=a3,b6,c5,f6,h6,i11,j9,k1,k6,l3,l7,m2; game=1; games=3; \
-         penalties=red:0,green:0,blue:0; ply=40",
-    ),
-    (
-        "shoulder-to-shoulder",
-        "two-player",
-        "players=2; to_move=red; red=a1,b1,c8,d3,g3,g4,h1,i6,j5,k9,l3,m3; \
-         green=a2,a3,c2,d6,e5,f2,f4,f5,f8,h7,i1,j11; \
-         blue=d5,f3,f6,f9,g5,g8,i5,i8,j3,j6,j9,l4; game=1; games=2; \
-         penalties=red:0,green:0; ply=40",
-    ),
-    (
-        "squeeze",
-        "default",
-        "to_move=black; white=a4,f4; black=h6,f8; \
-         stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; \
-         setter=black; ply=50",
-    ),
-    (
-        "swish",
-        "default",
-        "to_move=black; white=d3,e4; black=d2,a6; \
-         stones=f3,b4,g4,b5,c5,d5,f5,g5,b6,d6,e6,f6,b7,d7,e7,f7; captured=white:2,black:1; \
-         setter=black; ply=30",
-    ),
-    (
-        "hex-squeeze",
-        "default",
-        "to_move=black; white=b1,b4,f8; black=b6,d7,e1; \
-         stones=c2,c5,d2,d3,d5,e5,e6,e7,f3,f4,f6,f7,g2,g5,h2,h3,h4; \
-         captured=white:2,black:0; setter=black; ply=50",
-    ),
-    (
-        "hex-swish",
-        "default",
-        "to_move=black; white=a4,e1,e9; black=c7,d4,d8; \
-         stones=b5,c2,c5,d2,d3,d5,e5,e6,e7,e8,f4,f6,f7,g5,h2,h3,h4; \
-         captured=white:0,black:2; setter=black; ply=30",
-    ),
-];
+/// the engine benchmarks (a seeded random playout from the start), one per
+/// game and variant in the registry's order.
+pub fn positions() -> Vec<(&'static str, &'static str, &'static str)> {
+    BENCH_POSITIONS
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>())
+        .filter(|f| f.len() == 6 && f[2] == "mid")
+        .map(|f| (f[0], f[1], f[5]))
+        .collect()
+}
 
 /// Flags of `parlour bench`.
 #[derive(clap::Args, Debug, Clone)]
@@ -121,6 +74,7 @@ pub struct BenchArgs {
     pub h2load_bodies: Option<std::path::PathBuf>,
 }
 
+#[cfg(test)]
 impl BenchArgs {
     /// The defaults, against `addr`.
     pub fn new(addr: impl Into<String>) -> Self {
@@ -183,7 +137,9 @@ pub struct Row {
     pub call: String,
     pub streams: usize,
     pub connections: usize,
-    /// Calls answered OK within the measured window.
+    /// Calls answered OK within the measured window (in the `{:?}` form and
+    /// the tests; the table shows the rate).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub calls: u64,
     pub errors: u64,
     pub per_second: f64,
@@ -276,10 +232,11 @@ async fn connect(addr: &str) -> anyhow::Result<Channel> {
 
 /// The games of `--games`, as `(id, variant, position)`.
 fn selected(games: &[String]) -> anyhow::Result<Vec<(&'static str, &'static str, &'static str)>> {
-    let default_of = |id: &str| POSITIONS.iter().find(|(g, _, _)| *g == id).copied();
+    let all = positions();
+    let default_of = |id: &str| all.iter().find(|(g, _, _)| *g == id).copied();
     if games.is_empty() {
         let mut out: Vec<(&str, &str, &str)> = Vec::new();
-        for p in POSITIONS {
+        for p in &all {
             if !out.iter().any(|(g, _, _)| *g == p.0) {
                 out.push(*p);
             }
@@ -290,17 +247,17 @@ fn selected(games: &[String]) -> anyhow::Result<Vec<(&'static str, &'static str,
     for g in games {
         let g = g.trim();
         if g == "all" {
-            out.extend_from_slice(POSITIONS);
+            out.extend_from_slice(&all);
             continue;
         }
         let found = match g.split_once(':') {
-            Some((id, v)) => POSITIONS.iter().find(|(gi, vi, _)| *gi == id && *vi == v).copied(),
+            Some((id, v)) => all.iter().find(|(gi, vi, _)| *gi == id && *vi == v).copied(),
             None => default_of(g),
         };
         match found {
             Some(p) => out.push(p),
             None => {
-                let known: Vec<String> = POSITIONS.iter().map(|(g, v, _)| format!("{g}:{v}")).collect();
+                let known: Vec<String> = all.iter().map(|(g, v, _)| format!("{g}:{v}")).collect();
                 bail!("unknown game `{g}`; known: {}", known.join(", "))
             }
         }
@@ -383,7 +340,7 @@ async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) ->
     let mut client = RulesClient::new(channel);
     let state =
         GameState { game: game.into(), variant: variant.into(), position: position.into(), ..Default::default() };
-    let generate = pb::GenerateMovesRequest { state: Some(state.clone()) };
+    let generate = pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() };
     let listed = client
         .generate_moves(generate.clone())
         .await
@@ -396,6 +353,7 @@ async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) ->
     let apply = pb::ApplyMoveRequest {
         state: Some(state.clone()),
         r#move: Some(pb::Move { notation: mv.notation.clone(), ..Default::default() }),
+        ..Default::default()
     };
     let applied =
         client.apply_move(apply.clone()).await.with_context(|| format!("{game}:{variant}: ApplyMove"))?.into_inner();
@@ -578,4 +536,115 @@ pub async fn main(args: BenchArgs) -> anyhow::Result<()> {
     let report = run(&args).await?;
     print!("{}", report.markdown());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! A very short run against an in-process server gives a table with a
+    //! row per cell, and the positions are one per game and variant.
+
+    use super::{positions, BenchArgs, Call};
+    use std::time::Duration;
+
+    /// An in-process server on a free loopback port; dropping it stops it.
+    struct Server {
+        addr: std::net::SocketAddr,
+        _stop: tokio::sync::oneshot::Sender<()>,
+    }
+
+    impl Server {
+        async fn start() -> Server {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+            let addr = listener.local_addr().unwrap();
+            let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+            tokio::spawn(parlour::run(listener, parlour::ServerConfig::default(), async move {
+                let _ = stopped.await;
+            }));
+            Server { addr, _stop: stop }
+        }
+
+        fn url(&self) -> String {
+            format!("http://{}", self.addr)
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_short_run_prints_a_row_per_cell() {
+        let server = Server::start().await;
+        let args = BenchArgs {
+            // Short, but not so short that a loaded machine answers nothing
+            // in a window (this checks the table, not the speed).
+            duration: Duration::from_millis(250),
+            warmup: Duration::from_millis(10),
+            games: vec!["contiguity".into(), "squeeze".into(), "shoulder-to-shoulder:two-player".into()],
+            concurrency: vec![1, 4],
+            connections: 2,
+            ..BenchArgs::new(server.url())
+        };
+        let report = super::run(&args).await.expect("load test runs");
+        // Per concurrency: health before, 3 games × 3 calls, health after.
+        assert_eq!(report.rows.len(), 2 * (1 + 9 + 1));
+        for r in &report.rows {
+            assert_eq!(r.errors, 0, "{r:?}");
+            assert!(r.p50 <= r.p99, "{r:?}");
+            assert_eq!(r.connections, r.streams.min(2));
+            let answered: u64 =
+                report.rows.iter().filter(|o| o.game == r.game && o.call == r.call).map(|o| o.calls).sum();
+            assert!(answered > 0, "no call answered at any concurrency: {r:?}");
+        }
+        let cells: Vec<_> = report.rows.iter().filter(|r| r.call != "Check").collect();
+        assert!(cells.iter().all(|r| r.of_health.is_some()));
+        assert!(cells.iter().any(|r| r.game == "shoulder-to-shoulder:two-player" && r.call == "ApplyMove"));
+        let table = report.markdown();
+        assert!(table.starts_with("| game | call | streams |"), "{table}");
+        let rows = table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| game") && !l.starts_with("| ---"));
+        assert_eq!(rows.count(), report.rows.len(), "{table}");
+        assert!(!table.contains("Target:"), "targets are judged at 64 streams only");
+    }
+
+    #[tokio::test]
+    async fn an_unknown_game_is_refused_before_any_load() {
+        let server = Server::start().await;
+        let args =
+            BenchArgs { games: vec!["chess".into()], calls: vec![Call::Evaluate], ..BenchArgs::new(server.url()) };
+        let err = super::run(&args).await.unwrap_err().to_string();
+        assert!(err.contains("unknown game `chess`"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn h2load_bodies_are_grpc_framed_requests() {
+        use prost::Message;
+        let server = Server::start().await;
+        let dir = std::env::temp_dir().join(format!("parlour-h2load-{}", std::process::id()));
+        let args = BenchArgs { games: vec!["scala".into()], ..BenchArgs::new(server.url()) };
+        let lines = super::write_h2load_bodies(&args, &dir).await.expect("bodies written");
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert!(lines[0].starts_with("h2load ") && lines[0].ends_with("/grpc.health.v1.Health/Check"), "{lines:?}");
+        assert_eq!(std::fs::read(dir.join("health.Check.bin")).unwrap(), [0, 0, 0, 0, 0]);
+        let body = std::fs::read(dir.join("scala-original.GenerateMoves.bin")).unwrap();
+        assert_eq!(body[0], 0, "uncompressed");
+        assert_eq!(u32::from_be_bytes(body[1..5].try_into().unwrap()) as usize, body.len() - 5);
+        let req = parlour::pb::GenerateMovesRequest::decode(&body[5..]).expect("a GenerateMovesRequest");
+        assert_eq!(req.state.unwrap().game, "scala");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn load_positions_cover_every_game_and_variant_once() {
+        let ours: Vec<(String, String)> = positions().iter().map(|(g, v, _)| (g.to_string(), v.to_string())).collect();
+        let registry: Vec<(String, String)> = parlour_engine::Registry::new()
+            .all()
+            .map(|g| (g.description().id.to_string(), g.description().variant.to_string()))
+            .collect();
+        assert_eq!(ours, registry);
+    }
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(super::parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(super::parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(super::parse_duration("1.5"), Ok(Duration::from_millis(1500)));
+        assert!(super::parse_duration("0s").is_err());
+        assert!(super::parse_duration("soon").is_err());
+    }
 }

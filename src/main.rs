@@ -1,7 +1,15 @@
 //! The `parlour` binary: parses flags, sets up logging, wires the server.
+//! Its client tools are modules of the binary, not of the library.
+
+mod arena;
+mod healthcheck;
+mod loadtest;
+mod metrics;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use parlour::config as defaults;
 use parlour::service::Limits;
+use parlour::transport::TransportLimits;
 use parlour::ServerConfig;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -19,13 +27,16 @@ enum Command {
     /// Serve the parlour.v1.Rules gRPC service (with health and reflection).
     Serve(ServeArgs),
     /// Ask a server's grpc.health.v1 Check; exit 0 when SERVING, 1 otherwise.
-    Healthcheck(parlour::healthcheck::HealthcheckArgs),
+    Healthcheck(healthcheck::HealthcheckArgs),
     /// Measure playing strength: engine settings against each other and the
     /// baselines over many seeded games (see docs/ai.md).
-    Arena(parlour::arena::ArenaArgs),
+    Arena(arena::ArenaArgs),
     /// Load a running server: throughput and latency of the rules calls
     /// beside the health Check's, as a markdown table (docs/performance.md).
-    Bench(parlour::loadtest::BenchArgs),
+    Bench(loadtest::BenchArgs),
+    /// What the games are like: self-play balance, length, branching and
+    /// drama with 95 % intervals, as markdown, JSON and SVG (docs/games.md).
+    Metrics(metrics::MetricsArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -37,41 +48,41 @@ enum LogFormat {
 #[derive(clap::Args, Debug)]
 struct ServeArgs {
     /// Address to listen on.
-    #[arg(long, env = "PARLOUR_LISTEN", default_value = "0.0.0.0:50051")]
+    #[arg(long, env = "PARLOUR_LISTEN", default_value = defaults::LISTEN)]
     listen: SocketAddr,
     /// Largest request accepted, in bytes.
-    #[arg(long, env = "PARLOUR_MAX_REQUEST_BYTES", default_value_t = 1024 * 1024)]
+    #[arg(long, env = "PARLOUR_MAX_REQUEST_BYTES", default_value_t = defaults::MAX_REQUEST_BYTES)]
     max_request_bytes: usize,
     /// Time limit of any one call, in milliseconds.
-    #[arg(long, env = "PARLOUR_REQUEST_TIMEOUT_MS", default_value_t = 30_000)]
+    #[arg(long, env = "PARLOUR_REQUEST_TIMEOUT_MS", default_value_t = defaults::REQUEST_TIMEOUT_MS)]
     request_timeout_ms: u64,
     /// Rules calls served at once; more are refused with RESOURCE_EXHAUSTED.
-    #[arg(long, env = "PARLOUR_MAX_CONCURRENT", default_value_t = 256)]
+    #[arg(long, env = "PARLOUR_MAX_CONCURRENT", default_value_t = defaults::MAX_CONCURRENT)]
     max_concurrent: usize,
     /// SuggestMove searches run at once; more are refused with
     /// RESOURCE_EXHAUSTED (default: the number of cores).
     #[arg(long, env = "PARLOUR_MAX_CONCURRENT_SEARCHES")]
     max_concurrent_searches: Option<usize>,
     /// SuggestMove thinking time when the request sets none, in milliseconds.
-    #[arg(long, env = "PARLOUR_DEFAULT_SEARCH_MS", default_value_t = 200)]
+    #[arg(long, env = "PARLOUR_DEFAULT_SEARCH_MS", default_value_t = defaults::DEFAULT_SEARCH_MS)]
     default_search_ms: u64,
     /// The most thinking time a SuggestMove may have, in milliseconds.
-    #[arg(long, env = "PARLOUR_MAX_SEARCH_MS", default_value_t = 10_000)]
+    #[arg(long, env = "PARLOUR_MAX_SEARCH_MS", default_value_t = defaults::MAX_SEARCH_MS)]
     max_search_ms: u64,
     /// The most iterations a SuggestMove may ask for.
-    #[arg(long, env = "PARLOUR_MAX_SEARCH_ITERATIONS", default_value_t = 10_000_000)]
+    #[arg(long, env = "PARLOUR_MAX_SEARCH_ITERATIONS", default_value_t = defaults::MAX_SEARCH_ITERATIONS)]
     max_search_iterations: u64,
     /// The most search-tree nodes one SuggestMove may hold (its memory cap,
     /// about 50 bytes a node); past it the tree stops growing.
-    #[arg(long, env = "PARLOUR_MAX_SEARCH_NODES", default_value_t = parlour_engine::search::DEFAULT_MAX_NODES)]
+    #[arg(long, env = "PARLOUR_MAX_SEARCH_NODES", default_value_t = defaults::MAX_SEARCH_NODES)]
     max_search_nodes: u64,
     /// On SIGTERM/SIGINT, time between health going NOT_SERVING and the
     /// listener closing, in milliseconds.
-    #[arg(long, env = "PARLOUR_DRAIN_MS", default_value_t = 0)]
+    #[arg(long, env = "PARLOUR_DRAIN_MS", default_value_t = defaults::DRAIN_MS)]
     drain_ms: u64,
     /// After the listener closes, the longest wait for calls in flight and
     /// open streams before stopping anyway, in milliseconds.
-    #[arg(long, env = "PARLOUR_SHUTDOWN_GRACE_MS", default_value_t = 30_000)]
+    #[arg(long, env = "PARLOUR_SHUTDOWN_GRACE_MS", default_value_t = defaults::SHUTDOWN_GRACE_MS)]
     shutdown_grace_ms: u64,
     /// Serve over TLS: the server's certificate chain (PEM). Needs --tls-key.
     #[arg(long, env = "PARLOUR_TLS_CERT", requires = "tls_key")]
@@ -82,6 +93,40 @@ struct ServeArgs {
     /// Require client certificates signed by this CA (PEM): mutual TLS.
     #[arg(long, env = "PARLOUR_TLS_CLIENT_CA", requires = "tls_cert")]
     tls_client_ca: Option<std::path::PathBuf>,
+    /// Open TCP connections at most; one over the cap is closed as soon as
+    /// it is accepted.
+    #[arg(long, env = "PARLOUR_MAX_CONNECTIONS", default_value_t = defaults::MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Calls open at once on one connection (HTTP/2
+    /// SETTINGS_MAX_CONCURRENT_STREAMS).
+    #[arg(long, env = "PARLOUR_MAX_STREAMS_PER_CONNECTION", default_value_t = defaults::MAX_STREAMS_PER_CONNECTION)]
+    max_streams_per_connection: u32,
+    /// Calls open at once over all connections, unread replies included;
+    /// more are refused with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "PARLOUR_MAX_OPEN_STREAMS", default_value_t = defaults::MAX_OPEN_STREAMS)]
+    max_open_streams: usize,
+    /// Health Watch streams open at once; more are refused with
+    /// RESOURCE_EXHAUSTED.
+    #[arg(long, env = "PARLOUR_MAX_HEALTH_WATCHES", default_value_t = defaults::MAX_HEALTH_WATCHES)]
+    max_health_watches: usize,
+    /// Time from accepting a connection to its HTTP/2 preface (the TLS
+    /// handshake included), in milliseconds; slower connections are closed.
+    #[arg(long, env = "PARLOUR_HANDSHAKE_TIMEOUT_MS", default_value_t = defaults::HANDSHAKE_TIMEOUT_MS)]
+    handshake_timeout_ms: u64,
+    /// A connection with no call open this long is closed, in milliseconds
+    /// (0: never).
+    #[arg(long, env = "PARLOUR_IDLE_TIMEOUT_MS", default_value_t = defaults::IDLE_TIMEOUT_MS)]
+    idle_timeout_ms: u64,
+    /// HTTP/2 PING to each connection this often, in milliseconds (0: none).
+    #[arg(long, env = "PARLOUR_KEEPALIVE_INTERVAL_MS", default_value_t = defaults::KEEPALIVE_INTERVAL_MS)]
+    keepalive_interval_ms: u64,
+    /// A PING unanswered this long closes the connection, in milliseconds.
+    #[arg(long, env = "PARLOUR_KEEPALIVE_TIMEOUT_MS", default_value_t = defaults::KEEPALIVE_TIMEOUT_MS)]
+    keepalive_timeout_ms: u64,
+    /// A call whose reply is still unsent this long after its deadline (the
+    /// client does not read) gets its connection closed, in milliseconds.
+    #[arg(long, env = "PARLOUR_STREAM_GRACE_MS", default_value_t = defaults::STREAM_GRACE_MS)]
+    stream_grace_ms: u64,
     /// Origins whose pages may call the API from the browser (CORS), e.g.
     /// `https://games.example.org`; repeat or separate with commas; `*`
     /// allows any. None by default: the playground is same-origin.
@@ -120,9 +165,10 @@ async fn shutdown_signal() {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Healthcheck(a) => std::process::exit(parlour::healthcheck::main(a).await),
-        Command::Arena(a) => tokio::task::block_in_place(|| parlour::arena::main(a)),
-        Command::Bench(a) => parlour::loadtest::main(a).await,
+        Command::Healthcheck(a) => std::process::exit(healthcheck::main(a).await),
+        Command::Arena(a) => tokio::task::block_in_place(|| arena::main(a)),
+        Command::Bench(a) => loadtest::main(a).await,
+        Command::Metrics(a) => tokio::task::block_in_place(|| metrics::main(a)),
         Command::Serve(a) => {
             let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {
@@ -141,6 +187,17 @@ async fn main() -> anyhow::Result<()> {
                     max_search_nodes: a.max_search_nodes,
                 },
                 tls: None,
+                transport: TransportLimits {
+                    max_connections: a.max_connections,
+                    max_streams_per_connection: a.max_streams_per_connection,
+                    max_open_streams: a.max_open_streams,
+                    max_health_watches: a.max_health_watches,
+                    handshake_timeout: Duration::from_millis(a.handshake_timeout_ms),
+                    idle_timeout: Duration::from_millis(a.idle_timeout_ms),
+                    keepalive_interval: Duration::from_millis(a.keepalive_interval_ms),
+                    keepalive_timeout: Duration::from_millis(a.keepalive_timeout_ms),
+                    stream_grace: Duration::from_millis(a.stream_grace_ms),
+                },
                 web: parlour::web::WebConfig {
                     cors_origins: parlour::web::parse_origins(&a.cors_origins),
                     playground: !a.no_playground,
@@ -158,6 +215,15 @@ async fn main() -> anyhow::Result<()> {
                 _ => None,
             };
             let config = ServerConfig { tls, ..config };
+            // Bad settings stop the server here, naming the flag or the file.
+            parlour::config::validate(&config).map_err(|e| anyhow::anyhow!("invalid setting: {e}"))?;
+            if let (Some(tls), Some(cert), Some(key)) = (&config.tls, &a.tls_cert, &a.tls_key) {
+                let ca = a.tls_client_ca.as_ref().map(|p| p.display().to_string()).unwrap_or_default();
+                parlour::transport::tls_server_config(
+                    tls,
+                    [&cert.display().to_string(), &key.display().to_string(), &ca],
+                )?;
+            }
             let listener = tokio::net::TcpListener::bind(a.listen).await?;
             let served = parlour::run(listener, config, shutdown_signal()).await;
             telemetry.shutdown();

@@ -289,8 +289,8 @@ pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options)
     // The last move: its path, and its captures crossed out.
     if let Some(m) = &opts.last_move {
         let mut path: Vec<&str> = m.path.iter().map(String::as_str).collect();
-        if path.is_empty() && !m.from.is_empty() && !m.to.is_empty() {
-            path = vec![m.from.as_str(), m.to.as_str()];
+        if path.is_empty() && !m.from_cell.is_empty() && !m.to_cell.is_empty() {
+            path = vec![m.from_cell.as_str(), m.to_cell.as_str()];
         }
         let mut points = Vec::new();
         for c in &path {
@@ -305,7 +305,7 @@ pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options)
                 pts.join(" "),
                 theme.arrow
             );
-        } else if let Some(to) = (!m.to.is_empty()).then_some(m.to.as_str()).or(path.first().copied()) {
+        } else if let Some(to) = (!m.to_cell.is_empty()).then_some(m.to_cell.as_str()).or(path.first().copied()) {
             let (x, y) = find("last_move.to", to)?;
             let _ = write!(
                 body,

@@ -2,15 +2,15 @@
 //! graceful shutdown, on a listener the caller provides (so tests can bind
 //! 127.0.0.1:0 and stop the server when they like).
 
+use crate::config;
 use crate::pb::rules_server::RulesServer;
 use crate::service::{Limits, RulesService};
+use crate::transport::{self, CallLimitsLayer, TransportLimits};
 use parlour_engine::Registry;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tonic::transport::server::TcpIncoming;
-use tonic::transport::{Certificate, Identity, ServerTlsConfig};
 
 /// Everything `parlour serve` can be told.
 #[derive(Clone, Debug)]
@@ -31,6 +31,8 @@ pub struct ServerConfig {
     /// Serve over TLS with this identity (and verify clients when it has a
     /// client CA); plaintext when `None`.
     pub tls: Option<TlsConfig>,
+    /// Connection and stream limits (HTTP/2, TCP, TLS).
+    pub transport: TransportLimits,
     /// The web front: gRPC-Web, JSON, CORS, the playground (`crate::web`).
     pub web: crate::web::WebConfig,
 }
@@ -49,12 +51,13 @@ pub struct TlsConfig {
 impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
-            max_request_bytes: 1024 * 1024,
-            request_timeout: Duration::from_secs(30),
-            drain_delay: Duration::ZERO,
-            shutdown_grace: Duration::from_secs(30),
+            max_request_bytes: config::MAX_REQUEST_BYTES,
+            request_timeout: Duration::from_millis(config::REQUEST_TIMEOUT_MS),
+            drain_delay: Duration::from_millis(config::DRAIN_MS),
+            shutdown_grace: Duration::from_millis(config::SHUTDOWN_GRACE_MS),
             limits: Limits::default(),
             tls: None,
+            transport: TransportLimits::default(),
             web: crate::web::WebConfig::default(),
         }
     }
@@ -67,9 +70,14 @@ pub async fn run(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    config::validate(&config).map_err(|e| anyhow::anyhow!(e))?;
+    let tls = match &config.tls {
+        Some(tls) => Some(Arc::new(transport::tls_server_config(tls, ["(cert_pem)", "(key_pem)", "(client_ca_pem)"])?)),
+        None => None,
+    };
     let addr = listener.local_addr()?;
     let registry = Arc::new(Registry::new());
-    let service = RulesService::new(registry, config.limits.clone());
+    let service = RulesService::new(registry, config.limits.clone()).with_request_timeout(config.request_timeout);
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter.set_serving::<RulesServer<RulesService>>().await;
@@ -103,23 +111,27 @@ pub async fn run(
     };
 
     tracing::info!(%addr, "parlour listening");
-    // No Nagle delay: answers are small and latency matters.
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-    let mut builder = tonic::transport::Server::builder();
-    if let Some(tls) = &config.tls {
-        let mut t = ServerTlsConfig::new().identity(Identity::from_pem(&tls.cert_pem, &tls.key_pem));
-        if let Some(ca) = &tls.client_ca_pem {
-            t = t.client_ca_root(Certificate::from_pem(ca));
-        }
-        builder = builder.tls_config(t)?;
-        tracing::info!(mtls = tls.client_ca_pem.is_some(), "TLS on");
+    if tls.is_some() {
+        tracing::info!(mtls = config.tls.as_ref().is_some_and(|t| t.client_ca_pem.is_some()), "TLS on");
     }
-    // gRPC-Web, JSON and the playground answer on the same port (HTTP/1.1 too).
+    let t = &config.transport;
+    // The accept loop caps connections, backs off on accept errors and runs
+    // TLS handshakes; each connection gets its watchdog (handshake, idle and
+    // stuck-reply deadlines). No Nagle delay: answers are small.
+    let incoming = transport::incoming(listener, transport::AcceptConfig { limits: t.clone(), tls });
+    let keepalive = (!t.keepalive_interval.is_zero()).then_some(t.keepalive_interval);
+    // gRPC-Web, JSON and the playground answer on the same port (HTTP/1.1
+    // too); their calls then pass the same limits as gRPC's.
     let web = crate::web::WebConfig { max_request_bytes: config.max_request_bytes, ..config.web.clone() };
-    let serve = builder
+    let serve = tonic::transport::Server::builder()
         .accept_http1(true)
+        .max_concurrent_streams(t.max_streams_per_connection)
+        .http2_keepalive_interval(keepalive)
+        .http2_keepalive_timeout(Some(t.keepalive_timeout))
         .layer(crate::web::layers(&web))
-        .timeout(config.request_timeout)
+        // The request timeout is the layer's (DEADLINE_EXCEEDED, streams
+        // included), not tonic's (CANCELLED, unary only).
+        .layer(CallLimitsLayer::new(config.request_timeout, t))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

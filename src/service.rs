@@ -1,11 +1,12 @@
 //! The `parlour.v1.Rules` service: requests in, engine calls, responses out.
 
+use crate::calls::{game_names, traced, Call};
 use crate::convert;
 use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
-use parlour_engine::dynamic::{MoveInput, StateView, SuggestBudget, Suggestion};
+use parlour_engine::front::{StateView, SuggestBudget, Suggestion};
 use parlour_engine::search::Level;
 use parlour_engine::{AnyGame, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
@@ -15,8 +16,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_stream::Stream;
-use tonic::{Code, Request, Response, Status};
-use tracing::Instrument;
+use tonic::{Request, Response, Status};
+
+mod records;
 
 /// Limits the service enforces.
 #[derive(Clone, Debug)]
@@ -41,12 +43,12 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_concurrent: 256,
+            max_concurrent: crate::config::MAX_CONCURRENT,
             max_concurrent_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            default_search_time: Duration::from_millis(200),
-            max_search_time: Duration::from_secs(10),
-            max_search_iterations: 10_000_000,
-            max_search_nodes: parlour_engine::search::DEFAULT_MAX_NODES,
+            default_search_time: Duration::from_millis(crate::config::DEFAULT_SEARCH_MS),
+            max_search_time: Duration::from_millis(crate::config::MAX_SEARCH_MS),
+            max_search_iterations: crate::config::MAX_SEARCH_ITERATIONS,
+            max_search_nodes: crate::config::MAX_SEARCH_NODES,
         }
     }
 }
@@ -58,18 +60,44 @@ pub struct RulesService {
     limits: Limits,
     in_flight: Arc<Semaphore>,
     searches: Arc<Semaphore>,
+    /// The server's request timeout: searches fit inside it.
+    request_timeout: Option<Duration>,
+    /// DescribeGame's answers, built once per game and variant: one is tens
+    /// of kilobytes and costly to build, and a flood of DescribeGame must
+    /// not cost that every time (other clients would wait behind it).
+    descriptions: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), pb::GameDescription>>>,
 }
 
 impl RulesService {
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
         let in_flight = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
         let searches = Arc::new(Semaphore::new(limits.max_concurrent_searches.max(1)));
-        RulesService { registry, limits, in_flight, searches }
+        RulesService { registry, limits, in_flight, searches, request_timeout: None, descriptions: Arc::default() }
+    }
+
+    /// The description of `game`, built once.
+    fn description(&self, game: &dyn AnyGame) -> pb::GameDescription {
+        let d = game.description();
+        let key = (d.id.to_string(), d.variant.to_string());
+        let mut cache = self.descriptions.lock().unwrap_or_else(|e| e.into_inner());
+        cache.entry(key).or_insert_with(|| convert::description(game)).clone()
+    }
+
+    /// Fits every search (SuggestMove, AnalyzeStream) inside `timeout`.
+    pub fn with_request_timeout(self, timeout: Duration) -> Self {
+        RulesService { request_timeout: Some(timeout), ..self }
+    }
+
+    /// The longest a search may think from the call's arrival: the request
+    /// timeout and the caller's deadline, each less the time kept back for
+    /// the answer's trip (see [`margin`]).
+    fn deadline_cap(&self, caller_deadline: Option<Duration>) -> Option<Duration> {
+        [caller_deadline, self.request_timeout].into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
     }
 
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.in_flight.clone().try_acquire_owned().map_err(|_| {
-            tracing::warn!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
+            tracing::debug!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
             Status::resource_exhausted(format!(
                 "the server is busy ({} calls in flight); retry with backoff",
                 self.limits.max_concurrent
@@ -79,7 +107,7 @@ impl RulesService {
 
     fn search_permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.searches.clone().try_acquire_owned().map_err(|_| {
-            tracing::warn!(limit = self.limits.max_concurrent_searches, "load shed: too many searches");
+            tracing::debug!(limit = self.limits.max_concurrent_searches, "load shed: too many searches");
             Status::resource_exhausted(format!(
                 "all {} search slots are busy; retry with backoff",
                 self.limits.max_concurrent_searches
@@ -87,13 +115,13 @@ impl RulesService {
         })
     }
 
-    fn game(&self, game: &str, variant: &str, origin: Origin) -> Result<&dyn AnyGame, Status> {
+    fn game(&self, game: &str, variant: &str, origin: Origin<'_>) -> Result<&dyn AnyGame, Status> {
         self.registry.get(game, variant).map_err(|e| errors::status(&e, origin))
     }
 
     fn game_of<'a>(&'a self, state: &'a Option<pb::GameState>) -> Result<(&'a dyn AnyGame, &'a pb::GameState), Status> {
         let state = state.as_ref().ok_or_else(|| errors::bad_argument("state", "the request has no state"))?;
-        Ok((self.game(&state.game, &state.variant, Origin::State)?, state))
+        Ok((self.game(&state.game, &state.variant, Origin::State(state))?, state))
     }
 
     /// A call about one state (GenerateMoves, ApplyMove, Evaluate): traced,
@@ -118,8 +146,9 @@ impl RulesService {
     }
 
     /// The engine budget of a search: the request's budget, then its level,
-    /// then `default_time`; capped by the server's limits and the caller's
-    /// deadline (less a tenth, for the answer's trip).
+    /// then `default_time`; capped by the server's limits, the request
+    /// timeout and the caller's deadline (less a margin for the answer's
+    /// trip: [`margin`]).
     fn search_budget(
         &self,
         budget: Option<pb::SearchBudget>,
@@ -151,8 +180,8 @@ impl RulesService {
             },
         };
         time = time.min(self.limits.max_search_time);
-        if let Some(dl) = caller_deadline {
-            time = time.min(dl.mul_f64(0.9));
+        if let Some(cap) = self.deadline_cap(caller_deadline) {
+            time = time.min(cap);
         }
         let max_iterations =
             if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
@@ -167,6 +196,14 @@ impl RulesService {
     }
 }
 
+/// The time a search keeps back from a deadline `d` for the answer's trip:
+/// a tenth of it, at least [`crate::config::DEADLINE_MARGIN_FLOOR`] but never
+/// more than half of it (so a 10 ms deadline still leaves 5 ms to think,
+/// and the search makes at least one iteration whatever is left).
+fn margin(d: Duration) -> Duration {
+    (d / 10).max(crate::config::DEADLINE_MARGIN_FLOOR.min(d / 2))
+}
+
 /// Raises a search's stop flag when dropped: held by the RPC future (or the
 /// response stream), so a cancelled call stops its search at once.
 struct StopOnDrop(Arc<AtomicBool>);
@@ -179,7 +216,16 @@ impl Drop for StopOnDrop {
 
 /// A search's answer as a SuggestMoveResponse.
 fn analysis(game: &dyn AnyGame, view: &StateView, s: &Suggestion, used: Duration) -> pb::SuggestMoveResponse {
-    let d = game.description();
+    analysis_of(game.description(), convert::state(game, view), s, used)
+}
+
+/// A search's answer about a state already shown.
+fn analysis_of(
+    d: &parlour_engine::Description,
+    state: pb::GameState,
+    s: &Suggestion,
+    used: Duration,
+) -> pb::SuggestMoveResponse {
     pb::SuggestMoveResponse {
         r#move: Some(convert::mv(d, &s.mv)),
         values: s
@@ -193,7 +239,8 @@ fn analysis(game: &dyn AnyGame, view: &StateView, s: &Suggestion, used: Duration
         iterations: s.iterations,
         time_used: Some(prost_types::Duration { seconds: used.as_secs() as i64, nanos: used.subsec_nanos() as i32 }),
         proven: s.proven,
-        state: Some(convert::state(game, view)),
+        state: Some(state),
+        state_after: None,
     }
 }
 
@@ -209,113 +256,8 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, Status>) -> Result<T, Status> {
     })
 }
 
-fn rules(origin: Origin) -> impl Fn(RulesError) -> Status {
+fn rules<'a>(origin: Origin<'a>) -> impl Fn(RulesError) -> Status + 'a {
     move |e| errors::status(&e, origin)
-}
-
-/// Who a call is about, for its span, log line and metrics.
-struct Call<'a> {
-    method: &'static str,
-    game: &'a str,
-    variant: &'a str,
-    /// The caller's trace context, when spans are exported.
-    parent: Option<opentelemetry::Context>,
-}
-
-impl<'a> Call<'a> {
-    fn new<T>(method: &'static str, req: &Request<T>, game: &'a str, variant: &'a str) -> Self {
-        let parent = telemetry::tracing_enabled().then(|| telemetry::extract(req.metadata()));
-        Call { method, game, variant, parent }
-    }
-}
-
-fn is_server_fault(code: Code) -> bool {
-    matches!(
-        code,
-        Code::Unknown
-            | Code::DeadlineExceeded
-            | Code::Unimplemented
-            | Code::Internal
-            | Code::Unavailable
-            | Code::DataLoss
-    )
-}
-
-/// Runs one call inside its span: logs the outcome and duration, records
-/// the metrics, continues the caller's trace and returns its context in the
-/// response metadata.
-async fn traced<T>(
-    call: Call<'_>,
-    fut: impl std::future::Future<Output = Result<Response<T>, Status>>,
-) -> Result<Response<T>, Status> {
-    let Call { method, game, variant, parent } = call;
-    let span = tracing::info_span!(
-        "rpc",
-        "otel.name" = format!("parlour.v1.Rules/{method}"),
-        "otel.kind" = "server",
-        "otel.status_code" = tracing::field::Empty,
-        "rpc.system" = "grpc",
-        "rpc.service" = "parlour.v1.Rules",
-        "rpc.method" = method,
-        "rpc.grpc.status_code" = tracing::field::Empty,
-        "parlour.game" = game,
-        "parlour.variant" = variant,
-        "parlour.moves" = tracing::field::Empty,
-        "parlour.search.iterations" = tracing::field::Empty,
-        trace_id = tracing::field::Empty,
-    );
-    if let Some(parent) = parent {
-        use tracing_opentelemetry::OpenTelemetrySpanExt;
-        let _ = span.set_parent(parent);
-        if let Some(id) = telemetry::trace_id(&span) {
-            span.record("trace_id", id);
-        }
-    }
-    let metrics = &*telemetry::METRICS;
-    let method_label = [KeyValue::new("rpc.method", method)];
-    metrics.in_flight.add(1, &method_label);
-    let started = Instant::now();
-    let mut result = fut.instrument(span.clone()).await;
-    let elapsed = started.elapsed();
-    metrics.in_flight.add(-1, &method_label);
-    let code = match &result {
-        Ok(_) => Code::Ok,
-        Err(s) => s.code(),
-    };
-    span.record("rpc.grpc.status_code", code as i32);
-    if is_server_fault(code) {
-        span.record("otel.status_code", "ERROR");
-    }
-    let labels = [
-        KeyValue::new("rpc.method", method),
-        KeyValue::new("parlour.game", game.to_string()),
-        KeyValue::new("rpc.grpc.status_code", code as i64),
-    ];
-    metrics.requests.add(1, &labels);
-    metrics.duration.record(elapsed.as_secs_f64(), &labels);
-    if code == Code::ResourceExhausted {
-        metrics.shed.add(1, &method_label);
-    }
-    {
-        let _entered = span.enter();
-        let micros = elapsed.as_micros() as u64;
-        match &result {
-            Ok(_) => tracing::info!(code = "OK", micros, "served"),
-            Err(s) => tracing::info!(code = ?s.code(), micros, message = s.message(), "refused"),
-        }
-    }
-    if telemetry::tracing_enabled() {
-        if let Ok(resp) = &mut result {
-            telemetry::inject(&span, resp.metadata_mut());
-        }
-    }
-    result
-}
-
-/// The game and variant a request's state names, for the call's span and
-/// metrics (empty when the state is missing).
-fn game_names(state: &Option<pb::GameState>) -> (&str, &str) {
-    state.as_ref().map(|s| (s.game.as_str(), s.variant.as_str())).unwrap_or_default()
 }
 
 /// The time left before the caller's deadline (`grpc-timeout` header).
@@ -338,7 +280,7 @@ fn deadline<T>(req: &Request<T>) -> Option<Duration> {
 impl Rules for RulesService {
     async fn list_games(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
         traced(Call::new("ListGames", &req, "", ""), async {
-            let games = self.registry.list().into_iter().map(convert::summary).collect();
+            let games = self.registry.list().into_iter().map(|d| convert::summary(&self.registry, d)).collect();
             Ok(Response::new(pb::ListGamesResponse { games }))
         })
         .await
@@ -352,8 +294,8 @@ impl Rules for RulesService {
         let r = req.into_inner();
         traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
             let _permit = self.permit()?;
-            let game = self.game(&r.game, &r.variant, Origin::NewGamePosition)?;
-            let description = guarded(|| Ok(convert::description(game)))?;
+            let game = self.game(&r.game, &r.variant, Origin::Request)?;
+            let description = guarded(|| Ok(self.description(game)))?;
             Ok(Response::new(pb::DescribeGameResponse { description: Some(description) }))
         })
         .await
@@ -362,23 +304,26 @@ impl Rules for RulesService {
     async fn new_game(&self, req: Request<pb::NewGameRequest>) -> Result<Response<pb::NewGameResponse>, Status> {
         let call = Call::new("NewGame", &req, "", "");
         let r = req.into_inner();
-        traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
+        let (name, variant) = if r.game.is_empty() { game_names(&r.previous_game) } else { (&*r.game, &*r.variant) };
+        traced(Call { game: name, variant, ..call }, async {
             let _permit = self.permit()?;
             let view = if let Some(prev) = &r.previous_game {
                 if !r.position.trim().is_empty() {
                     return Err(errors::bad_argument("position", "give either position or previous_game, not both"));
                 }
-                let (game, _) = self.game_of(&r.previous_game)?;
+                let game = self.game(&prev.game, &prev.variant, Origin::PreviousGame(prev))?;
                 if (!r.game.is_empty() && r.game != game.description().id)
                     || (!r.variant.is_empty() && r.variant != game.description().variant)
                 {
-                    return Err(errors::bad_argument("game", "game and variant must match previous_game's"));
+                    let field = if !r.game.is_empty() && r.game != game.description().id { "game" } else { "variant" };
+                    return Err(errors::bad_argument(field, "game and variant must match previous_game's"));
                 }
-                let record = convert::record_of(prev).map_err(rules(Origin::PreviousGame))?;
-                let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame)))?;
+                let record =
+                    convert::record_for(game.description(), prev).map_err(rules(Origin::PreviousGame(prev)))?;
+                let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame(prev))))?;
                 return Ok(Response::new(pb::NewGameResponse { state: Some(convert::state(game, &view)) }));
             } else {
-                let game = self.game(&r.game, &r.variant, Origin::NewGamePosition)?;
+                let game = self.game(&r.game, &r.variant, Origin::Request)?;
                 let view = guarded(|| {
                     if r.position.trim().is_empty() {
                         Ok(game.start())
@@ -403,15 +348,26 @@ impl Rules for RulesService {
             "GenerateMoves",
             req,
             |r| &r.state,
-            |game, state, _| {
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let (view, moves) = game.moves(record).map_err(rules(Origin::State))?;
+            |game, state, r| {
+                let origin = Origin::State(state);
+                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
                 let d = game.description();
+                let (view, moves, next_cells, complete) = if r.chosen_cells.is_empty() {
+                    let (view, moves) = game.moves(record).map_err(rules(origin))?;
+                    (view, moves, vec![], false)
+                } else {
+                    let (view, e) = game.entry(record, &r.chosen_cells).map_err(rules(origin))?;
+                    let next = e.next_cells.iter().map(|&c| d.cell_name(c).to_string()).collect();
+                    (view, e.moves, next, e.complete)
+                };
+                convert::check_kinds(d, state, &view).map_err(rules(origin))?;
                 tracing::Span::current().record("parlour.moves", moves.len() as i64);
                 telemetry::METRICS.moves_generated.add(moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
                 Ok(pb::GenerateMovesResponse {
                     moves: moves.iter().map(|m| convert::mv(d, m)).collect(),
                     state: Some(convert::state(game, &view)),
+                    next_cells,
+                    complete,
                 })
             },
         )
@@ -424,24 +380,27 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move", "the request has no move"))?;
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let text = convert::move_text(m);
-                let applied = game.apply(record, &MoveInput::Notation(text)).map_err(rules(Origin::State))?;
+                let m = r
+                    .r#move
+                    .as_ref()
+                    .ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
+                let origin = Origin::State(state);
+                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+                let applied =
+                    game.apply_with(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))?;
                 let d = game.description();
-                let (status, winners) = match &applied.state.outcome {
-                    parlour_engine::Outcome::Ongoing => (pb::GameStatus::Ongoing, vec![]),
-                    parlour_engine::Outcome::Won(w) => (pb::GameStatus::Won, convert::names(d, w)),
-                    parlour_engine::Outcome::Drawn => (pb::GameStatus::Drawn, vec![]),
-                };
+                let (status, winners) = convert::outcome(d, &applied.state.outcome);
                 let played = convert::mv(d, &applied.played);
                 Ok(pb::ApplyMoveResponse {
                     captured: played.captured.clone(),
                     r#move: Some(played),
-                    mover: applied.mover_name.clone(),
+                    mover: applied.mover_name.to_string(),
+                    mover_seat: d.seats().get(applied.mover_seat as usize).map_or("", |s| s.name).to_string(),
                     game_over: status != pb::GameStatus::Ongoing,
                     status: status as i32,
                     winners,
+                    reason: applied.state.result.reason.unwrap_or_default().to_string(),
+                    next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv(d, m)).collect(),
                     state: Some(convert::state(game, &applied.state)),
                 })
             },
@@ -455,8 +414,10 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, _| {
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let (view, e) = game.evaluate(record).map_err(rules(Origin::State))?;
+                let origin = Origin::State(state);
+                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+                let (view, e) = game.evaluate(record).map_err(rules(origin))?;
+                convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
                 Ok(convert::evaluation(game, &view, &e))
             },
         )
@@ -468,6 +429,7 @@ impl Rules for RulesService {
         req: Request<pb::SuggestMoveRequest>,
     ) -> Result<Response<pb::SuggestMoveResponse>, Status> {
         let caller_deadline = deadline(&req);
+        let received = Instant::now();
         let call = Call::new("SuggestMove", &req, "", "");
         let r = req.into_inner();
         let (name, variant) = game_names(&r.state);
@@ -480,13 +442,23 @@ impl Rules for RulesService {
             let _stop_on_drop = StopOnDrop(stop.clone());
             let engine_budget =
                 self.search_budget(r.budget, &r.level, self.limits.default_search_time, caller_deadline, stop)?;
-            let record = convert::record_of(state).map_err(rules(Origin::State))?;
+            let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
+            let origin_state = state.clone();
+            let with_after = r.include_state_after;
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
             let started = Instant::now();
             let rpc_span = tracing::Span::current();
+            // The deadlines count from the call's arrival: time spent before
+            // the search starts (parsing, a busy blocking pool) comes off it.
+            let cap_at = self.deadline_cap(caller_deadline).map(|c| received + c);
+            let mut engine_budget = engine_budget;
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                if let Some(at) = cap_at {
+                    let left = at.saturating_duration_since(Instant::now());
+                    engine_budget.time_limit = Some(engine_budget.time_limit.map_or(left, |t| t.min(left)));
+                }
                 let search_span = tracing::info_span!(
                     parent: &rpc_span,
                     "search",
@@ -499,13 +471,19 @@ impl Rules for RulesService {
                 let game = registry.get(game_id, variant).expect("game resolved above");
                 guarded(|| {
                     let searched = Instant::now();
-                    let (view, s) = game.suggest(record, &engine_budget).map_err(rules(Origin::State))?;
+                    let origin = Origin::State(&origin_state);
+                    let (view, s) = game.suggest(record.clone(), &engine_budget).map_err(rules(origin))?;
                     search_span.record("parlour.search.iterations", s.iterations as i64);
                     rpc_span.record("parlour.search.iterations", s.iterations as i64);
                     let labels = [KeyValue::new("parlour.game", game_id)];
                     telemetry::METRICS.search_iterations.add(s.iterations, &labels);
                     telemetry::METRICS.search_duration.record(searched.elapsed().as_secs_f64(), &labels);
-                    Ok(analysis(game, &view, &s, started.elapsed()))
+                    let mut reply = analysis(game, &view, &s, started.elapsed());
+                    if with_after {
+                        let after = game.after(record, &s.mv.notation).map_err(rules(origin))?;
+                        reply.state_after = Some(convert::state(game, &after));
+                    }
+                    Ok(reply)
                 })
             })
             .await
@@ -536,44 +514,65 @@ impl Rules for RulesService {
             };
             let stop = Arc::new(AtomicBool::new(false));
             let stop_on_drop = StopOnDrop(stop.clone());
-            // No deadline applies to a stream's reports; the budget (by
-            // default the server's largest search time) ends it.
+            // No caller deadline applies to a stream's reports; the budget
+            // (by default the server's largest search time, within the
+            // request timeout) ends it.
             let budget = self.search_budget(r.budget, &r.level, self.limits.max_search_time, None, stop)?;
-            let record = convert::record_of(state).map_err(rules(Origin::State))?;
+            // The stream ends by budget + grace even if the client does not
+            // read it (the transport layer enforces this).
+            let stream_end = budget.time_limit.map(|t| {
+                crate::transport::StreamDeadline(
+                    std::time::Instant::now() + t + 2 * crate::config::REPORT_DELIVERY_TIMEOUT,
+                )
+            });
+            let origin_state = state.clone();
+            let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
             // Refuse a bad or finished position now, as a status, rather
-            // than inside the stream.
-            guarded(|| {
-                let view = game.load(record.clone()).map_err(rules(Origin::State))?;
+            // than inside the stream; the reports reuse this state.
+            let shown = guarded(|| {
+                let view = game.load(record.clone()).map_err(rules(Origin::State(state)))?;
                 if view.outcome.is_over() {
                     // The GAME_OVER error SuggestMove gives, naming the winners.
-                    if let Err(e) = game.apply(record.clone(), &MoveInput::Notation("analyze".into())) {
-                        return Err(rules(Origin::State)(e));
+                    let e = game.suggest(record.clone(), &SuggestBudget::default()).err();
+                    if let Some(e) = e {
+                        return Err(rules(Origin::State(state))(e));
                     }
                 }
-                Ok(())
+                Ok(convert::state(game, &view))
             })?;
             let registry = self.registry.clone();
             let (game_id, variant) = (game.description().id, game.description().variant);
             let (tx, rx) = tokio::sync::mpsc::channel::<Result<pb::AnalyzeStreamResponse, Status>>(4);
             let started = Instant::now();
+            let runtime = tokio::runtime::Handle::current();
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
+                // A report the client does not take within a short time (it
+                // does not read: a zero flow-control window) ends the search,
+                // freeing its permits, instead of blocking it forever.
+                let deliver = |item| {
+                    let sent =
+                        runtime.block_on(tokio::time::timeout(crate::config::REPORT_DELIVERY_TIMEOUT, tx.send(item)));
+                    matches!(sent, Ok(Ok(())))
+                };
                 let game = registry.get(game_id, variant).expect("game resolved above");
                 let last = guarded(|| {
                     let mut report = |s: &Suggestion| {
-                        // The position parsed above; the report's state is the same.
-                        let Ok(view) = game.load(record.clone()) else { return false };
-                        let a = analysis(game, &view, s, started.elapsed());
-                        tx.blocking_send(Ok(pb::AnalyzeStreamResponse { analysis: Some(a), r#final: false })).is_ok()
+                        // The position was shown once above; every report reuses it.
+                        let a = analysis_of(game.description(), shown.clone(), s, started.elapsed());
+                        deliver(Ok(pb::AnalyzeStreamResponse { analysis: Some(a), r#final: false }))
                     };
-                    let (view, s) =
-                        game.analyze(record.clone(), &budget, every, &mut report).map_err(rules(Origin::State))?;
+                    let (_, s) = game
+                        .analyze(record.clone(), &budget, every, &mut report)
+                        .map_err(rules(Origin::State(&origin_state)))?;
                     Ok(pb::AnalyzeStreamResponse {
-                        analysis: Some(analysis(game, &view, &s, started.elapsed())),
+                        analysis: Some(analysis_of(game.description(), shown.clone(), &s, started.elapsed())),
                         r#final: true,
                     })
                 });
-                let _ = tx.blocking_send(last);
+                if !deliver(last) {
+                    tracing::debug!("AnalyzeStream: a report was not taken in time; the stream ends");
+                }
             });
             // The stream owns the stop flag's guard: when the client cancels,
             // tonic drops the stream and the search stops at once.
@@ -581,9 +580,31 @@ impl Rules for RulesService {
                 let _ = &stop_on_drop;
                 item
             });
-            Ok(Response::new(Box::pin(stream) as AnalyzeStream))
+            let mut response = Response::new(Box::pin(stream) as AnalyzeStream);
+            if let Some(end) = stream_end {
+                response.extensions_mut().insert(end);
+            }
+            Ok(response)
         })
         .await
+    }
+
+    // Whole games (#17): the handlers live in service/records.rs.
+
+    async fn replay_game(
+        &self,
+        req: Request<pb::ReplayGameRequest>,
+    ) -> Result<Response<pb::ReplayGameResponse>, Status> {
+        records::replay_game(self, req).await
+    }
+
+    type AnalyzeGameStream = records::AnalyzeGameStream;
+
+    async fn analyze_game(
+        &self,
+        req: Request<pb::AnalyzeGameRequest>,
+    ) -> Result<Response<Self::AnalyzeGameStream>, Status> {
+        records::analyze_game(self, req).await
     }
 
     // --- web (#18) ---
@@ -598,8 +619,8 @@ impl Rules for RulesService {
             |r| &r.state,
             |game, state, r| {
                 let opts = crate::render::options(r).map_err(|(f, m)| errors::bad_argument(&f, m))?;
-                let record = convert::record_of(state).map_err(rules(Origin::State))?;
-                let view = game.load(record).map_err(rules(Origin::State))?;
+                let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
+                let view = game.load(record).map_err(rules(Origin::State(state)))?;
                 let state = convert::state(game, &view);
                 let p = crate::render::render(&convert::description(game), &state, &opts)
                     .map_err(|(f, m)| errors::bad_argument(&f, m))?;
@@ -607,5 +628,40 @@ impl Rules for RulesService {
             },
         )
         .await
+    }
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::*;
+
+    fn service(request_timeout: Duration) -> RulesService {
+        RulesService::new(Arc::new(Registry::new()), Limits::default()).with_request_timeout(request_timeout)
+    }
+
+    fn thinking_time(s: &RulesService, asked: Duration, caller: Option<Duration>) -> Duration {
+        let budget = pb::SearchBudget {
+            time_limit: Some(prost_types::Duration { seconds: 0, nanos: asked.as_nanos() as i32 }),
+            ..Default::default()
+        };
+        let b = s.search_budget(Some(budget), "", Duration::ZERO, caller, Arc::default()).unwrap();
+        b.time_limit.unwrap()
+    }
+
+    #[test]
+    fn short_deadlines_keep_a_margin_of_milliseconds_and_long_ones_a_tenth() {
+        let ms = Duration::from_millis;
+        assert_eq!(margin(ms(10)), ms(5));
+        assert_eq!(margin(ms(20)), ms(10));
+        assert_eq!(margin(ms(30)), ms(10));
+        assert_eq!(margin(ms(1_000)), ms(100));
+        let s = service(Duration::from_secs(30));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(30))), ms(20));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(10))), ms(5));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(900));
+        // The request timeout bounds the search as a caller's deadline does.
+        let s = service(ms(300));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(270));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(50))), ms(40));
     }
 }

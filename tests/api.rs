@@ -63,8 +63,13 @@ async fn unknown_game_and_variant_are_named() {
         .unwrap_err();
     assert_eq!(reason_and_field(&e), ("UNKNOWN_GAME".into(), "variant".into()));
 
-    let e =
-        c.generate_moves(pb::GenerateMovesRequest { state: Some(state("go", "", "to_move=black")) }).await.unwrap_err();
+    let e = c
+        .generate_moves(pb::GenerateMovesRequest {
+            state: Some(state("go", "", "to_move=black")),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
     assert_eq!(reason_and_field(&e), ("UNKNOWN_GAME".into(), "state.game".into()));
 }
 
@@ -72,17 +77,22 @@ async fn unknown_game_and_variant_are_named() {
 async fn missing_state_and_move_are_invalid_argument() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let e = c.generate_moves(pb::GenerateMovesRequest { state: None }).await.unwrap_err();
+    let e = c.generate_moves(pb::GenerateMovesRequest { state: None, ..Default::default() }).await.unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(reason_and_field(&e).1, "state");
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(state("contiguity", "", "")), r#move: None })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(state("contiguity", "", "")),
+            r#move: None,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "move.notation".into()));
     // Every call about a state names the missing state the same way.
-    let no_move = c.apply_move(pb::ApplyMoveRequest { state: None, r#move: None }).await.unwrap_err();
+    let no_move =
+        c.apply_move(pb::ApplyMoveRequest { state: None, r#move: None, ..Default::default() }).await.unwrap_err();
     let no_eval = c.evaluate(pb::EvaluateRequest { state: None }).await.unwrap_err();
     for e in [no_move, no_eval] {
         assert_eq!(e.code(), Code::InvalidArgument);
@@ -105,8 +115,16 @@ async fn structured_state_equals_text_state() {
         .unwrap();
     // The same state with the text removed: only the structured form left.
     let structured = GameState { position: String::new(), ..start.clone() };
-    let a = c.generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()) }).await.unwrap().into_inner();
-    let b = c.generate_moves(pb::GenerateMovesRequest { state: Some(structured) }).await.unwrap().into_inner();
+    let a = c
+        .generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
+    let b = c
+        .generate_moves(pb::GenerateMovesRequest { state: Some(structured), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(a.moves, b.moves);
     assert_eq!(a.state.unwrap().position, b.state.unwrap().position);
     // A structured piece on an unknown cell is named.
@@ -152,8 +170,10 @@ async fn oversized_request_is_refused() {
     let server = TestServer::with_config(config).await;
     let mut c = server.client().await;
     let big = format!("to_move=white; white=30a; comment={}", "x".repeat(10_000));
-    let e =
-        c.generate_moves(pb::GenerateMovesRequest { state: Some(state("contiguity", "", &big)) }).await.unwrap_err();
+    let e = c
+        .generate_moves(pb::GenerateMovesRequest { state: Some(state("contiguity", "", &big)), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Code::OutOfRange, "{e:?}");
     // The server still serves afterwards.
     c.list_games(pb::ListGamesRequest {}).await.unwrap();
@@ -223,14 +243,18 @@ async fn structured_state_round_trips_for_every_game_and_variant() {
                 .unwrap();
             for _ in 0..3 {
                 let moves = c
-                    .generate_moves(pb::GenerateMovesRequest { state: Some(st.clone()) })
+                    .generate_moves(pb::GenerateMovesRequest { state: Some(st.clone()), ..Default::default() })
                     .await
                     .unwrap()
                     .into_inner()
                     .moves;
                 let Some(m) = moves.get(moves.len() / 2) else { break };
                 st = c
-                    .apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation(&m.notation)) })
+                    .apply_move(pb::ApplyMoveRequest {
+                        state: Some(st.clone()),
+                        r#move: Some(notation(&m.notation)),
+                        ..Default::default()
+                    })
                     .await
                     .unwrap()
                     .into_inner()

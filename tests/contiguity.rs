@@ -8,23 +8,11 @@ use tonic::Code;
 
 const START: &str = "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d";
 
-async fn new_game(
-    c: &mut parlour::pb::rules_client::RulesClient<tonic::transport::Channel>,
-    variant: &str,
-) -> pb::GameState {
-    c.new_game(pb::NewGameRequest { game: "contiguity".into(), variant: variant.into(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap()
-}
-
 #[tokio::test]
 async fn new_game_gives_the_start_position_in_both_forms() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, "contiguity", "").await;
     assert_eq!(s.position, START);
     assert_eq!(
         (s.game.as_str(), s.variant.as_str(), s.to_move.as_str(), s.phase.as_str()),
@@ -52,13 +40,20 @@ async fn new_game_gives_the_start_position_in_both_forms() {
 async fn generate_moves_lists_164_from_the_start_with_paths() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
-    let moves = c.generate_moves(pb::GenerateMovesRequest { state: Some(s) }).await.unwrap().into_inner().moves;
+    let s = new_game(&mut c, "contiguity", "").await;
+    let moves = c
+        .generate_moves(pb::GenerateMovesRequest { state: Some(s), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .moves;
     assert_eq!(moves.len(), 164);
     let m = moves.iter().find(|m| m.notation == "1b-3b").unwrap();
     assert_eq!(m.kind, pb::MoveKind::Jump as i32);
-    assert_eq!((m.from.as_str(), m.to.as_str()), ("1b", "3b"));
-    assert_eq!(m.path, vec!["1b", "2b", "3b"]);
+    assert_eq!((m.from_cell.as_str(), m.to_cell.as_str()), ("1b", "3b"));
+    // `path` is the landings; the cells passed over are in `passed`.
+    assert_eq!(m.path, vec!["1b", "3b"]);
+    assert_eq!(m.passed, vec!["2b"]);
     let m = moves.iter().find(|m| m.notation == "29b-29a").unwrap();
     assert_eq!(m.kind, pb::MoveKind::Slide as i32);
 }
@@ -67,10 +62,10 @@ async fn generate_moves_lists_164_from_the_start_with_paths() {
 async fn apply_move_by_notation_or_cells_and_report_the_result() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
-    let by_cells = pb::Move { from: "30a".into(), to: "5a".into(), ..Default::default() };
+    let s = new_game(&mut c, "contiguity", "").await;
+    let by_cells = pb::Move { from_cell: "30a".into(), to_cell: "5a".into(), ..Default::default() };
     let r = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(by_cells) })
+        .apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(by_cells), ..Default::default() })
         .await
         .unwrap()
         .into_inner();
@@ -82,7 +77,7 @@ async fn apply_move_by_notation_or_cells_and_report_the_result() {
     assert_eq!(after.to_move, "red");
     assert!(after.position.contains("white=1b,1d,2c,5a,29b,30c"), "{}", after.position);
     let r2 = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("30a-5a")) })
+        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("30a-5a")), ..Default::default() })
         .await
         .unwrap()
         .into_inner();
@@ -107,7 +102,7 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
         .into_inner();
     let win = s.r#move.unwrap().notation;
     let r = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation(&win)) })
+        .apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation(&win)), ..Default::default() })
         .await
         .unwrap()
         .into_inner();
@@ -118,12 +113,22 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
     let ev = c.evaluate(pb::EvaluateRequest { state: Some(after.clone()) }).await.unwrap().into_inner();
     assert_eq!((ev.status, ev.winners.clone()), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
     assert_eq!(ev.players[0].groups.len(), 1);
-    let moves = c.generate_moves(pb::GenerateMovesRequest { state: Some(after.clone()) }).await.unwrap().into_inner();
+    let moves = c
+        .generate_moves(pb::GenerateMovesRequest { state: Some(after.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     assert!(moves.moves.is_empty());
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("10c-10d")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(after),
+            r#move: Some(notation("10c-10d")),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
-    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "move.notation".into()));
+    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "state.position".into()));
     assert!(e.message().contains("white won"), "{}", e.message());
 }
 
@@ -133,22 +138,28 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     let mut c = server.client().await;
     let st = state("contiguity", "", "to_move=white; white=5b,6b,10d; red=7b,20b,21b,20d");
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation("5b-9b")) })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(st.clone()),
+            r#move: Some(notation("5b-9b")),
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(e.message(), "5b-9b: 7b is occupied and a jump cannot pass a second piece");
     assert_eq!(reason_and_field(&e), ("ILLEGAL_MOVE".into(), "move.notation".into()));
     assert_eq!(error_cell(&e).as_deref(), Some("7b"));
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation("")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation("")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(reason_and_field(&e).0, "ILLEGAL_MOVE");
 
     for (pos, field, cell) in [
-        ("to_move=white; white=1a,1a", "state.position.white", Some("1a")),
-        ("to_move=white; white=31a", "state.position.white", Some("31a")),
-        ("to_move=purple", "state.position.to_move", None),
-        ("to_move=white; moon=full", "state.position.moon", None),
+        ("to_move=white; white=1a,1a; red=2a", "state.position", Some("1a")),
+        ("to_move=white; white=31a; red=2a", "state.position", Some("31a")),
+        ("to_move=purple", "state.position", None),
+        ("to_move=white; moon=full", "state.position", None),
         ("this is not a position", "state.position", None),
     ] {
         let e = c.evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", pos)) }).await.unwrap_err();
@@ -165,18 +176,22 @@ async fn illegal_moves_and_bad_positions_are_explained() {
         })
         .await
         .unwrap_err();
-    assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "position.white".into()));
+    assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "position".into()));
 }
 
 #[tokio::test]
 async fn bidding_variant_end_to_end() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let mut s = new_game(&mut c, "bidding").await;
+    let mut s = new_game(&mut c, "contiguity", "bidding").await;
     assert_eq!(s.phase, "bidding");
     for (action, mover) in [("bid30", "white"), ("bid25", "red"), ("stop", "white"), ("first", "red")] {
         let r = c
-            .apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(notation(action)) })
+            .apply_move(pb::ApplyMoveRequest {
+                state: Some(s.clone()),
+                r#move: Some(notation(action)),
+                ..Default::default()
+            })
             .await
             .unwrap()
             .into_inner();
@@ -190,7 +205,10 @@ async fn bidding_variant_end_to_end() {
     let ev = c.evaluate(pb::EvaluateRequest { state: Some(s.clone()) }).await.unwrap().into_inner();
     assert_eq!((ev.players[0].bid, ev.players[0].moves_made), (Some(25), Some(0)));
     let bid = pb::Move { bid: Some(3), ..Default::default() };
-    let e = c.apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(bid) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(bid), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(reason_and_field(&e).0, "ILLEGAL_MOVE");
 }
 
@@ -199,7 +217,7 @@ async fn whole_random_games_play_through_the_service() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for seed in 0..3 {
-        let mut s = new_game(&mut c, "").await;
+        let mut s = new_game(&mut c, "contiguity", "").await;
         s.position.push_str("; max_plies=60");
         let (end, plies) = play_through(&mut c, s, 100, seed).await;
         assert!(plies <= 60);
@@ -212,7 +230,7 @@ async fn whole_random_games_play_through_the_service() {
 async fn suggest_move_is_deterministic_for_a_seed_and_reports_its_work() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let st = new_game(&mut c, "").await;
+    let st = new_game(&mut c, "contiguity", "").await;
     let ask = |seed| pb::SuggestMoveRequest {
         state: Some(st.clone()),
         // Equal answers need an iteration budget: time alone varies with load.

@@ -8,23 +8,6 @@ use common::*;
 use std::process::{Command, Output};
 use std::time::Duration;
 
-/// Runs the built binary's healthcheck with `args` (off the async workers).
-async fn healthcheck(args: &[&str]) -> Output {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    tokio::task::spawn_blocking(move || {
-        Command::new(env!("CARGO_BIN_EXE_parlour"))
-            .arg("healthcheck")
-            .args(&args)
-            .env_remove("PARLOUR_HEALTHCHECK_ADDR")
-            .env_remove("PARLOUR_HEALTHCHECK_SERVICE")
-            .env_remove("PARLOUR_HEALTHCHECK_TIMEOUT_MS")
-            .output()
-            .expect("run parlour healthcheck")
-    })
-    .await
-    .unwrap()
-}
-
 fn text(o: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
 }
@@ -32,11 +15,11 @@ fn text(o: &Output) -> String {
 #[tokio::test]
 async fn serving_server_and_rules_service_pass() {
     let server = TestServer::start().await;
-    let out = healthcheck(&["--addr", &server.url()]).await;
+    let out = run_healthcheck(&["--addr", &server.url()]).await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     assert!(text(&out).contains("SERVING"), "{}", text(&out));
     // A bare host:port works too, and the service can be named.
-    let out = healthcheck(&["--addr", &server.addr.to_string(), "--service", "parlour.v1.Rules"]).await;
+    let out = run_healthcheck(&["--addr", &server.addr.to_string(), "--service", "parlour.v1.Rules"]).await;
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
 }
 
@@ -60,7 +43,7 @@ async fn the_address_can_come_from_the_environment() {
 #[tokio::test]
 async fn unknown_service_fails_with_a_reason() {
     let server = TestServer::start().await;
-    let out = healthcheck(&["--addr", &server.url(), "--service", "no.such.Service"]).await;
+    let out = run_healthcheck(&["--addr", &server.url(), "--service", "no.such.Service"]).await;
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("unknown service"), "{}", text(&out));
 }
@@ -70,7 +53,7 @@ async fn nothing_listening_fails_within_the_timeout() {
     // Bind then drop: a loopback port with (almost surely) nobody on it.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let started = std::time::Instant::now();
-    let out = healthcheck(&["--addr", &format!("127.0.0.1:{port}"), "--timeout-ms", "1000"]).await;
+    let out = run_healthcheck(&["--addr", &format!("127.0.0.1:{port}"), "--timeout-ms", "1000"]).await;
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(text(&out).contains("unreachable"), "{}", text(&out));
     assert!(started.elapsed() < Duration::from_secs(10));
@@ -81,12 +64,12 @@ async fn a_draining_server_is_not_serving() {
     let config = parlour::ServerConfig { drain_delay: Duration::from_secs(3), ..Default::default() };
     let mut server = TestServer::with_config(config).await;
     let url = server.url();
-    assert_eq!(healthcheck(&["--addr", &url]).await.status.code(), Some(0));
+    assert_eq!(run_healthcheck(&["--addr", &url]).await.status.code(), Some(0));
     server.signal_stop();
     // Health flips at once; the listener stays open for the drain delay.
     let mut last = String::new();
     for _ in 0..20 {
-        let out = healthcheck(&["--addr", &url, "--service", "parlour.v1.Rules"]).await;
+        let out = run_healthcheck(&["--addr", &url, "--service", "parlour.v1.Rules"]).await;
         last = text(&out);
         if out.status.code() == Some(1) {
             assert!(last.contains("NOT_SERVING"), "{last}");

@@ -83,11 +83,18 @@ async fn last_move_captures_highlights_theme_and_size() {
         .into_inner()
         .state
         .unwrap();
-    let moves =
-        client.generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()) }).await.unwrap().into_inner();
+    let moves = client
+        .generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     let jump = moves.moves.iter().find(|m| m.path.len() >= 2).expect("a move with a path").clone();
     let applied = client
-        .apply_move(pb::ApplyMoveRequest { state: Some(start.clone()), r#move: Some(jump.clone()) })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(start.clone()),
+            r#move: Some(jump.clone()),
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -96,7 +103,8 @@ async fn last_move_captures_highlights_theme_and_size() {
     if played.captured.is_empty() {
         played.captured = vec!["c8".into()];
     }
-    let targets: Vec<String> = moves.moves.iter().filter(|m| m.from == jump.from).map(|m| m.to.clone()).collect();
+    let targets: Vec<String> =
+        moves.moves.iter().filter(|m| m.from_cell == jump.from_cell).map(|m| m.to_cell.clone()).collect();
     let r = client
         .render_board(RenderBoardRequest {
             state: applied.state.clone(),
@@ -114,7 +122,7 @@ async fn last_move_captures_highlights_theme_and_size() {
     assert_eq!(r.svg.matches("class=\"highlight\"").count(), targets.len());
     assert!(r.svg.contains("<polyline"), "the move's path");
     assert_eq!(r.svg.matches("class=\"captured\"").count(), played.captured.len());
-    assert!(r.svg.contains(&format!(">{}</text>", jump.from)), "cell names");
+    assert!(r.svg.contains(&format!(">{}</text>", jump.from_cell)), "cell names");
     assert_eq!(r.state.unwrap().position, applied.state.unwrap().position);
 
     // A set-up placement has no path: a ring marks where it went.
@@ -125,10 +133,17 @@ async fn last_move_captures_highlights_theme_and_size() {
         .into_inner()
         .state
         .unwrap();
-    let place = client.generate_moves(pb::GenerateMovesRequest { state: Some(sq.clone()) }).await.unwrap().into_inner();
+    let place = client
+        .generate_moves(pb::GenerateMovesRequest { state: Some(sq.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     let first = place.moves[0].clone();
-    let after =
-        client.apply_move(pb::ApplyMoveRequest { state: Some(sq), r#move: Some(first) }).await.unwrap().into_inner();
+    let after = client
+        .apply_move(pb::ApplyMoveRequest { state: Some(sq), r#move: Some(first), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     let r = client
         .render_board(RenderBoardRequest { state: after.state, last_move: after.r#move, ..Default::default() })
         .await

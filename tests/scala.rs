@@ -9,31 +9,12 @@ use tonic::Code;
 const START: &str = "to_move=white; white=e5,f5,g5,c6,d6,e6,f6,g6,h6,i6,c7,d7,h7,i7; \
                      black=c8,d8,h8,i8,c9,d9,e9,f9,g9,h9,i9,e10,f10,g10";
 
-type Client = parlour::pb::rules_client::RulesClient<tonic::transport::Channel>;
-
-async fn new_game(c: &mut Client, variant: &str) -> pb::GameState {
-    c.new_game(pb::NewGameRequest { game: "scala".into(), variant: variant.into(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap()
-}
-
-async fn moves(c: &mut Client, s: &pb::GameState) -> Vec<pb::Move> {
-    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()) }).await.unwrap().into_inner().moves
-}
-
-async fn apply(c: &mut Client, s: &pb::GameState, m: pb::Move) -> Result<pb::ApplyMoveResponse, tonic::Status> {
-    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(m) }).await.map(|r| r.into_inner())
-}
-
 #[tokio::test]
 async fn new_game_and_description_in_both_rulesets() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for (v, name) in [("", "original"), ("original", "original"), ("zillions", "zillions")] {
-        let s = new_game(&mut c, v).await;
+        let s = new_game(&mut c, "scala", v).await;
         assert_eq!(s.position, START);
         assert_eq!((s.game.as_str(), s.variant.as_str(), s.to_move.as_str()), ("scala", name, "white"));
         assert_eq!(s.pieces.len(), 28);
@@ -63,7 +44,7 @@ async fn new_game_and_description_in_both_rulesets() {
 async fn generate_moves_counts_and_jump_paths() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, "scala", "").await;
     let ms = moves(&mut c, &s).await;
     assert_eq!(ms.len(), 58);
     // d6 over c7 to b8, over c9 to d10
@@ -73,7 +54,7 @@ async fn generate_moves_counts_and_jump_paths() {
     let m = ms.iter().find(|m| m.notation == "f5-e4").unwrap();
     assert_eq!((m.kind, m.path.clone()), (pb::MoveKind::Step as i32, vec!["f5".to_string(), "e4".to_string()]));
     // zillions also lists the four lone steps, each capturing its own stone
-    let z = new_game(&mut c, "zillions").await;
+    let z = new_game(&mut c, "scala", "zillions").await;
     let ms = moves(&mut c, &z).await;
     assert_eq!(ms.len(), 62);
     let m = ms.iter().find(|m| m.notation == "e5-d4").unwrap();
@@ -86,7 +67,7 @@ async fn apply_a_full_jump_path_and_report_captures() {
     let mut c = server.client().await;
     let st = state("scala", "", "to_move=black; white=h4,j5,j7; black=i8");
     // by notation
-    let r = apply(&mut c, &st, notation("i8-k6-i4-g4")).await.unwrap();
+    let r = try_apply(&mut c, &st, notation("i8-k6-i4-g4")).await.unwrap();
     assert_eq!(r.r#move.as_ref().unwrap().notation, "i8-g4");
     assert_eq!(r.r#move.as_ref().unwrap().path, ["i8", "k6", "i4", "g4"]);
     assert_eq!(r.captured, ["j5", "j7"]);
@@ -95,9 +76,9 @@ async fn apply_a_full_jump_path_and_report_captures() {
     assert_eq!(after.position, "to_move=white; white=h4; black=g4; ply=1");
     // by path, and by from/to: the same move
     let by_path = pb::Move { path: vec!["i8".into(), "k6".into(), "i4".into(), "g4".into()], ..Default::default() };
-    assert_eq!(apply(&mut c, &st, by_path).await.unwrap().state.unwrap().position, after.position);
-    let by_cells = pb::Move { from: "i8".into(), to: "g4".into(), ..Default::default() };
-    assert_eq!(apply(&mut c, &st, by_cells).await.unwrap().state.unwrap().position, after.position);
+    assert_eq!(try_apply(&mut c, &st, by_path).await.unwrap().state.unwrap().position, after.position);
+    let by_cells = pb::Move { from_cell: "i8".into(), to_cell: "g4".into(), ..Default::default() };
+    assert_eq!(try_apply(&mut c, &st, by_cells).await.unwrap().state.unwrap().position, after.position);
 }
 
 #[tokio::test]
@@ -105,7 +86,7 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let st = state("scala", "", "to_move=white; white=a6,c6,e6; black=b6,d6,f6");
-    let e = apply(&mut c, &st, notation("c6-b5")).await.unwrap_err();
+    let e = try_apply(&mut c, &st, notation("c6-b5")).await.unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(
         e.message(),
@@ -116,20 +97,20 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     assert_eq!(error_cell(&e).as_deref(), Some("b5"));
     // a wrong jump path names the failing jump
     let st2 = state("scala", "", "to_move=black; white=h4,j5,j7; black=i8");
-    let e = apply(&mut c, &st2, notation("i8-k6-i6-g4")).await.unwrap_err();
+    let e = try_apply(&mut c, &st2, notation("i8-k6-i6-g4")).await.unwrap_err();
     assert_eq!(e.message(), "i8-k6-i6-g4: jump 2 (k6-i6): there is no stone on j6 to jump over");
     assert_eq!(error_cell(&e).as_deref(), Some("j6"));
     // the start: a lone step
-    let s = new_game(&mut c, "").await;
-    let e = apply(&mut c, &s, notation("e5-d4")).await.unwrap_err();
+    let s = new_game(&mut c, "scala", "").await;
+    let e = try_apply(&mut c, &s, notation("e5-d4")).await.unwrap_err();
     assert_eq!(e.message(), "e5-d4: the moved stone would touch no other stone on d4");
 
     for (pos, field, cell) in [
-        ("to_move=white; white=f5,e7", "state.position.white", Some("e7")),
-        ("to_move=white; white=f5; black=f5", "state.position.black", Some("f5")),
-        ("to_move=white; white=f1,f2", "state.position.white", Some("f1")),
-        ("to_move=white; white=f5; black=f6; loser=black", "state.position.loser", None),
-        ("to_move=white; colour=blue", "state.position.colour", None),
+        ("to_move=white; white=f5,e7", "state.position", Some("e7")),
+        ("to_move=white; white=f5; black=f5", "state.position", Some("f5")),
+        ("to_move=white; white=f1,f2", "state.position", Some("f1")),
+        ("to_move=white; white=f5; black=f6; loser=black", "state.position", None),
+        ("to_move=white; colour=blue", "state.position", None),
     ] {
         let e = c.evaluate(pb::EvaluateRequest { state: Some(state("scala", "", pos)) }).await.unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
@@ -150,13 +131,13 @@ async fn a_win_ends_the_game_and_suggest_finds_it() {
         .into_inner();
     let win = s.r#move.unwrap().notation;
     assert_eq!(win, "g13-f14");
-    let r = apply(&mut c, &st, notation(&win)).await.unwrap();
+    let r = try_apply(&mut c, &st, notation(&win)).await.unwrap();
     assert!(r.game_over);
     assert_eq!((r.status, r.winners.clone()), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
     let after = r.state.unwrap();
     assert!(moves(&mut c, &after).await.is_empty());
-    let e = apply(&mut c, &after, notation("f13-f12")).await.unwrap_err();
-    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "move.notation".into()));
+    let e = try_apply(&mut c, &after, notation("f13-f12")).await.unwrap_err();
+    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "state.position".into()));
     let ev = c.evaluate(pb::EvaluateRequest { state: Some(after) }).await.unwrap().into_inner();
     assert_eq!((ev.status, ev.winners), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
 }
@@ -166,14 +147,14 @@ async fn zillions_losing_move_is_recorded_with_loser() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let st = state("scala", "zillions", "to_move=white; white=a6,c6,e6; black=b6,d6,f6");
-    let r = apply(&mut c, &st, notation("c6-b5")).await.unwrap();
+    let r = try_apply(&mut c, &st, notation("c6-b5")).await.unwrap();
     assert!(r.game_over);
     assert!(r.captured.is_empty());
     assert_eq!(r.winners, ["black"]);
     let after = r.state.unwrap();
     assert_eq!(after.position, "to_move=black; white=b5,a6,e6; black=b6,d6,f6; loser=white; ply=1");
     assert!(after.fields.contains(&pb::PositionField { key: "loser".into(), value: "white".into() }));
-    let e = apply(&mut c, &after, notation("d6-d5")).await.unwrap_err();
+    let e = try_apply(&mut c, &after, notation("d6-d5")).await.unwrap_err();
     assert_eq!(reason_and_field(&e).0, "GAME_OVER");
 }
 
@@ -181,7 +162,7 @@ async fn zillions_losing_move_is_recorded_with_loser() {
 async fn evaluate_reports_groups_pieces_and_distances() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, "scala", "").await;
     let ev = c.evaluate(pb::EvaluateRequest { state: Some(s) }).await.unwrap().into_inner();
     assert_eq!(ev.status, pb::GameStatus::Ongoing as i32);
     for p in &ev.players {
@@ -198,7 +179,7 @@ async fn whole_random_games_play_through_the_service() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for (variant, seed) in [("original", 1), ("zillions", 2), ("original", 3)] {
-        let mut s = new_game(&mut c, variant).await;
+        let mut s = new_game(&mut c, "scala", variant).await;
         s.position.push_str("; max_plies=80");
         let (end, plies) = play_through(&mut c, s, 100, seed).await;
         assert!(plies <= 80);

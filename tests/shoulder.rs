@@ -5,8 +5,6 @@ mod common;
 
 use common::*;
 use parlour::pb;
-use parlour::pb::rules_client::RulesClient;
-use tonic::transport::Channel;
 use tonic::Code;
 
 const GAME: &str = "shoulder-to-shoulder";
@@ -15,39 +13,15 @@ const START3: &str = "players=3; to_move=red; red=a1,b1,c1,d9,f1,g6,h1,j1,k2,l8,
                       blue=a3,b6,e1,e10,h6,i11,k1,k10,l1,l7,m1,m4; game=1; games=3; \
                       penalties=red:0,green:0,blue:0";
 
-async fn new_game(c: &mut RulesClient<Channel>, variant: &str) -> pb::GameState {
-    c.new_game(pb::NewGameRequest { game: GAME.into(), variant: variant.into(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap()
-}
-
-async fn moves(c: &mut RulesClient<Channel>, st: &pb::GameState) -> Vec<pb::Move> {
-    c.generate_moves(pb::GenerateMovesRequest { state: Some(st.clone()) }).await.unwrap().into_inner().moves
-}
-
-async fn apply(c: &mut RulesClient<Channel>, st: &pb::GameState, mv: &str) -> pb::ApplyMoveResponse {
-    c.apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation(mv)) })
-        .await
-        .unwrap_or_else(|e| panic!("{mv}: {e}"))
-        .into_inner()
-}
-
-async fn evaluate(c: &mut RulesClient<Channel>, st: &pb::GameState) -> pb::EvaluateResponse {
-    c.evaluate(pb::EvaluateRequest { state: Some(st.clone()) }).await.unwrap().into_inner()
-}
-
 #[tokio::test]
 async fn new_game_in_both_forms() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, GAME, "").await;
     assert_eq!(s.position, START3.split_whitespace().collect::<Vec<_>>().join(" "));
     assert_eq!((s.variant.as_str(), s.to_move.as_str(), s.phase.as_str()), ("three-player", "red", "play"));
     assert_eq!(s.pieces.len(), 36);
-    let s = new_game(&mut c, "two-player").await;
+    let s = new_game(&mut c, GAME, "two-player").await;
     assert!(s.position.starts_with("players=2; to_move=red; "), "{}", s.position);
     assert_eq!(s.pieces.len(), 36);
     let blockers: Vec<&pb::Piece> = s.pieces.iter().filter(|p| p.kind == "blocker").collect();
@@ -86,7 +60,7 @@ async fn describe_game_gives_the_board_with_colours_homes_and_squeezes() {
 async fn generate_moves_from_both_starts() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = new_game(&mut c, GAME, "").await;
     let ms = moves(&mut c, &s).await;
     assert_eq!(ms.len(), 182);
     // The seed's example: red's home piece squeezes between green and blue.
@@ -94,8 +68,9 @@ async fn generate_moves_from_both_starts() {
     assert_eq!(m.kind, pb::MoveKind::Squeeze as i32);
     let m = ms.iter().find(|m| m.notation == "a1-d6").unwrap();
     assert_eq!(m.kind, pb::MoveKind::Straight as i32);
-    assert_eq!(m.path, ["a1", "b3", "c5", "d6"]);
-    let s = new_game(&mut c, "two-player").await;
+    assert_eq!(m.path, ["a1", "d6"]);
+    assert_eq!(m.passed, ["b3", "c5"]);
+    let s = new_game(&mut c, GAME, "two-player").await;
     assert_eq!(moves(&mut c, &s).await.len(), 123);
 }
 
@@ -105,7 +80,11 @@ async fn illegal_moves_name_the_cell() {
     let mut c = server.client().await;
     let st = state(GAME, "", "to_move=red; red=a1,g4; green=a2,m3; blue=a3,m4");
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation("g4-g7")) })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(st.clone()),
+            r#move: Some(notation("g4-g7")),
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
@@ -116,12 +95,15 @@ async fn illegal_moves_name_the_cell() {
     assert_eq!(apply(&mut c, &st, "g4-g8").await.state.unwrap().to_move, "green");
     // Two players: blue's home h6 cannot be passed.
     let st = state(GAME, "two-player", "to_move=red; red=a1,h4; green=a2,m3");
-    let e = c.apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation("h4-h7")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation("h4-h7")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(error_cell(&e).as_deref(), Some("h6"));
     // A bad position names its key.
     let st = state(GAME, "", "players=2; to_move=red; red=a1; green=a2; blue=a3");
-    let e = c.generate_moves(pb::GenerateMovesRequest { state: Some(st) }).await.unwrap_err();
-    assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position.players".into()));
+    let e = c.generate_moves(pb::GenerateMovesRequest { state: Some(st), ..Default::default() }).await.unwrap_err();
+    assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()));
 }
 
 #[tokio::test]
@@ -163,8 +145,10 @@ async fn connecting_wins_and_evaluate_scores_penalties() {
     let m = ev.r#match.unwrap();
     assert_eq!((m.game_number, m.games_in_match, m.totals.clone(), m.finished), (1, 3, vec![0, 3, 3], false));
     assert!(moves(&mut c, &after).await.is_empty());
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("a2-b3")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("a2-b3")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(reason_and_field(&e).0, "GAME_OVER");
 }
 
@@ -199,7 +183,7 @@ async fn random_games_play_through_the_service() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for (variant, seed) in [("", 1), ("two-player", 2)] {
-        let s = new_game(&mut c, variant).await;
+        let s = new_game(&mut c, GAME, variant).await;
         let (end, plies) = play_through(&mut c, s, 40, seed).await;
         assert_eq!(plies, 40);
         assert!(end.position.contains("ply=40"), "{}", end.position);

@@ -2,10 +2,16 @@
 //! `parlour serve` process answers thousands of mixed calls (every game,
 //! legal and illegal moves, bad positions, searches) from concurrent
 //! clients; its resident memory after warm-up must not keep growing.
+//!
+//! Not part of the quick `cargo test` loop (it is ignored there):
+//! `scripts/test` runs it as its own suite.
 
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
+mod common;
+
+use common::rss_kib;
 use parlour::pb;
 use parlour::pb::rules_client::RulesClient;
 use std::process::{Child, Command, Stdio};
@@ -19,16 +25,6 @@ impl Drop for Proc {
     }
 }
 
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::GameSummary], i: usize) {
     let mut c = client.clone();
     let g = &games[i % games.len()];
@@ -39,13 +35,18 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
         .into_inner()
         .state
         .unwrap();
-    let moves =
-        c.generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()) }).await.unwrap().into_inner().moves;
+    let moves = c
+        .generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .moves;
     let m = &moves[i % moves.len()];
     let after = c
         .apply_move(pb::ApplyMoveRequest {
             state: Some(start.clone()),
             r#move: Some(pb::Move { notation: m.notation.clone(), ..Default::default() }),
+            ..Default::default()
         })
         .await
         .unwrap()
@@ -55,7 +56,10 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
     c.evaluate(pb::EvaluateRequest { state: Some(after) }).await.unwrap();
     // Refusals too: an illegal move and a broken position.
     let bad = pb::Move { notation: format!("zz{i}-yy"), ..Default::default() };
-    assert!(c.apply_move(pb::ApplyMoveRequest { state: Some(start.clone()), r#move: Some(bad) }).await.is_err());
+    assert!(c
+        .apply_move(pb::ApplyMoveRequest { state: Some(start.clone()), r#move: Some(bad), ..Default::default() })
+        .await
+        .is_err());
     let broken =
         pb::GameState { game: g.game.clone(), position: format!("to_move=nobody; junk{i}=1"), ..Default::default() };
     assert!(c.evaluate(pb::EvaluateRequest { state: Some(broken) }).await.is_err());
@@ -68,6 +72,7 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a long run (about a minute): scripts/test runs it as its own suite, or `cargo test --test soak -- --ignored`"]
 async fn memory_stays_bounded_over_a_long_mixed_run() {
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
@@ -109,7 +114,7 @@ async fn memory_stays_bounded_over_a_long_mixed_run() {
         for t in tasks {
             t.await.unwrap();
         }
-        samples.push(rss_kib(pid));
+        samples.push(rss_kib(pid).unwrap_or(0));
     }
     eprintln!("RSS after each fifth of the run (KiB): {samples:?}");
     let warm = samples[1];

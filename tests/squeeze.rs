@@ -5,9 +5,8 @@ mod common;
 
 use common::*;
 use parlour::pb;
-use parlour::pb::rules_client::RulesClient;
-use tonic::transport::Channel;
 use tonic::Code;
+use tonic_types::StatusExt;
 
 const GAMES: [&str; 4] = ["squeeze", "swish", "hex-squeeze", "hex-swish"];
 const START: &str = "to_move=setter; white=; black=; stones=; phase=setup";
@@ -16,26 +15,6 @@ const SQ_PERFT: &str = "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3
                         captured=white:0,black:7; bait=black:7";
 const HEX_PERFT: &str = "to_move=white; white=a1,e9,i1; black=a5,e1,i5; stones=b3,c3,c5,d2,d5,e3,e5,e7,f4,g2,g4,h3; \
                          captured=white:0,black:7; bait=black:7";
-
-async fn new_game(c: &mut RulesClient<Channel>, game: &str) -> pb::GameState {
-    c.new_game(pb::NewGameRequest { game: game.into(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap()
-}
-
-async fn moves(c: &mut RulesClient<Channel>, s: &pb::GameState) -> Vec<pb::Move> {
-    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()) }).await.unwrap().into_inner().moves
-}
-
-async fn apply(c: &mut RulesClient<Channel>, s: &pb::GameState, m: &str) -> pb::ApplyMoveResponse {
-    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(notation(m)) })
-        .await
-        .unwrap_or_else(|e| panic!("{m}: {e}"))
-        .into_inner()
-}
 
 fn field<'a>(s: &'a pb::GameState, key: &str) -> Option<&'a str> {
     s.fields.iter().find(|f| f.key == key).map(|f| f.value.as_str())
@@ -46,7 +25,7 @@ async fn every_game_starts_in_the_setup_phase() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for (game, edge) in GAMES.iter().zip([28, 28, 24, 24]) {
-        let s = new_game(&mut c, game).await;
+        let s = new_game(&mut c, game, "").await;
         assert_eq!(s.position, START, "{game}");
         assert_eq!((s.game.as_str(), s.variant.as_str(), s.phase.as_str()), (*game, "default", "setup"));
         // 2 colours x every edge cell
@@ -62,7 +41,7 @@ async fn every_game_starts_in_the_setup_phase() {
 async fn the_pregame_through_the_service_with_the_bait_taken() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let mut s = new_game(&mut c, "squeeze").await;
+    let mut s = new_game(&mut c, "squeeze", "").await;
     let script = [
         "white@a3", "black@c1", "white@h6", "black@f8", "stone@b6", "stone@c3", "stone@c5", "stone@c7", "stone@d4",
         "stone@d6", "stone@e4", "stone@e5", "stone@e6", "stone@f2", "stone@f5", "stone@g3",
@@ -71,7 +50,7 @@ async fn the_pregame_through_the_service_with_the_bait_taken() {
         let r = apply(&mut c, &s, m).await;
         let played = r.r#move.unwrap();
         assert_eq!(played.kind, pb::MoveKind::Place as i32, "{m}");
-        assert_eq!(played.to, m.split('@').nth(1).unwrap());
+        assert_eq!(played.to_cell, m.split('@').nth(1).unwrap());
         s = r.state.unwrap();
     }
     let listed = moves(&mut c, &s).await;
@@ -140,20 +119,77 @@ async fn the_rules_example_captures_two_stones_and_a_king() {
     assert_eq!(r.r#move.unwrap().kind, pb::MoveKind::Jump as i32);
 }
 
+/// Issue #24: a king stopping next to two opposing kings in a row captures
+/// the first (the second brackets it) whatever lies beyond the second — a
+/// stone, an empty cell, the edge; the mover's own king beyond takes both; a
+/// single opposing king followed by a stone is safe. Checked through
+/// GenerateMoves' `captured` and through ApplyMove, on both boards.
+#[tokio::test]
+async fn two_opposing_kings_in_a_row_lose_the_first_whatever_lies_beyond() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let cases: [(&str, &str, &str, &[&str]); 10] = [
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,d3; captured=white:0,black:0", "a3-b3", &["c3"]),
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,d3; stones=f3; captured=white:0,black:0", "a3-b3", &["c3"]),
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,d3; stones=e3; captured=white:0,black:0", "a3-b3", &["c3"]),
+        ("squeeze", "to_move=white; white=a3,h8; black=c3,h1; stones=d3; captured=white:0,black:0", "a3-b3", &[]),
+        ("squeeze", "to_move=white; white=a3,e3; black=c3,d3; captured=white:0,black:0", "a3-b3", &["c3", "d3"]),
+        (
+            "hex-squeeze",
+            "to_move=white; white=d5,f4; black=d4,e4,h6; stones=b2,b5,c2,c3,d3,f3,f7,g2,g4,g5,h3,h5; \
+             captured=white:5,black:2",
+            "d5-c4",
+            &["d4"],
+        ),
+        ("hex-squeeze", "to_move=white; white=e1,i5; black=e3,e4,a5; captured=white:0,black:0", "e1-e2", &["e3"]),
+        (
+            "hex-squeeze",
+            "to_move=white; white=e1,i5; black=e3,e4,a5; stones=e7; captured=white:0,black:0",
+            "e1-e2",
+            &["e3"],
+        ),
+        (
+            "hex-squeeze",
+            "to_move=white; white=e1,i5; black=e3,e4,a5; stones=e5; captured=white:0,black:0",
+            "e1-e2",
+            &["e3"],
+        ),
+        ("hex-squeeze", "to_move=white; white=e1,i5; black=e3,a5; stones=e4; captured=white:0,black:0", "e1-e2", &[]),
+    ];
+    for (game, position, m, taken) in cases {
+        let s = state(game, "", position);
+        let listed = moves(&mut c, &s).await;
+        let found = listed.iter().find(|x| x.notation == m).unwrap_or_else(|| panic!("{m} is listed in {position}"));
+        assert_eq!(found.captured, taken, "GenerateMoves {game} {position} {m}");
+        let r = apply(&mut c, &s, m).await;
+        assert_eq!(r.captured, taken, "ApplyMove {game} {position} {m}");
+        let after = r.state.unwrap().position;
+        let cells: Vec<&str> = after.split([' ', ';', ',', '=']).collect();
+        for cell in taken {
+            assert!(!cells.contains(cell), "{cell} is gone after {m}: {after}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn illegal_moves_and_bad_positions_are_explained() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let s = state("squeeze", "", "to_move=white; white=a1,g7; black=d5,f6; stones=b2,c3");
-    let e = c.apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("g7-d4")) }).await.unwrap_err();
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("g7-d4")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(e.message(), "g7-d4: f6 is occupied");
     assert_eq!(reason_and_field(&e), ("ILLEGAL_MOVE".into(), "move.notation".into()));
     assert_eq!(error_cell(&e).as_deref(), Some("f6"));
 
-    let s = new_game(&mut c, "squeeze").await;
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("white@d4")) }).await.unwrap_err();
+    let s = new_game(&mut c, "squeeze", "").await;
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("white@d4")), ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(e.message(), "white@d4: kings go on edge cells (the 28 border cells); d4 is an inner cell");
     assert_eq!(error_cell(&e).as_deref(), Some("d4"));
 
@@ -165,7 +201,10 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     ] {
         let e = c.evaluate(pb::EvaluateRequest { state: Some(state("squeeze", "", pos)) }).await.unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
-        assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), format!("state.position.{key}")), "{pos}");
+        // The field is the request's; the position key is in the metadata.
+        assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()), "{pos}");
+        let meta_key = e.get_error_details().error_info().and_then(|i| i.metadata.get("key").cloned());
+        assert_eq!(meta_key.as_deref(), Some(key), "{pos}");
         assert_eq!(error_cell(&e).as_deref(), cell, "{pos}");
     }
 }
@@ -189,9 +228,11 @@ async fn ten_stones_win_and_suggest_move_finds_the_winning_capture() {
     let after = r.state.unwrap();
     let ev = c.evaluate(pb::EvaluateRequest { state: Some(after.clone()) }).await.unwrap().into_inner();
     assert_eq!(ev.players[0].captured, Some(10));
-    let e =
-        c.apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("h1-h2")) }).await.unwrap_err();
-    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "move.notation".into()));
+    let e = c
+        .apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("h1-h2")), ..Default::default() })
+        .await
+        .unwrap_err();
+    assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "state.position".into()));
     assert!(e.message().contains("white won"), "{}", e.message());
 }
 
@@ -221,7 +262,7 @@ async fn whole_random_games_play_through_the_service() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     for (seed, game) in GAMES.iter().enumerate() {
-        let mut s = new_game(&mut c, game).await;
+        let mut s = new_game(&mut c, game, "").await;
         s.position.push_str("; max_plies=120");
         let (end, plies) = play_through(&mut c, s, 200, seed as u64).await;
         assert!(plies <= 120, "{game}");

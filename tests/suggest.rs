@@ -119,18 +119,21 @@ async fn the_time_limit_and_the_callers_deadline_are_kept() {
     let s = c.suggest_move(ask(START, budget(150, 0, 1))).await.unwrap().into_inner();
     let took = t.elapsed();
     assert!(millis(&s.time_used) >= 140, "{:?}", s.time_used);
-    assert!(took < Duration::from_millis(150 + 250), "{took:?}");
+    // Not a timing check (the machine may be loaded): the limit ended the
+    // search, which would otherwise run to the server's 10 s cap.
+    assert!(millis(&s.time_used) < 5_000, "{:?}", s.time_used);
+    assert!(took < Duration::from_secs(5), "the search did not hang: {took:?}");
     assert!(s.iterations > 1);
-    // A 5 s budget under a 400 ms deadline: the best move so far, in time.
+    // A 60 s budget under a 2 s deadline: the best move so far, in time.
+    // Late would be DEADLINE_EXCEEDED; the server stops a tenth early.
     let mut req = tonic::Request::new(ask(START, budget(0, 0, 1)));
     req.get_mut().budget = Some(pb::SearchBudget {
-        time_limit: Some(prost_types::Duration { seconds: 5, nanos: 0 }),
+        time_limit: Some(prost_types::Duration { seconds: 60, nanos: 0 }),
         ..Default::default()
     });
-    req.set_timeout(Duration::from_millis(400));
-    let t = Instant::now();
+    req.set_timeout(Duration::from_secs(2));
     let s = c.suggest_move(req).await.expect("answered before the deadline").into_inner();
-    assert!(t.elapsed() < Duration::from_millis(400), "{:?}", t.elapsed());
+    assert!(millis(&s.time_used) < 2_000, "the deadline, not the budget, ended the search: {:?}", s.time_used);
     assert!(s.r#move.is_some());
 }
 
@@ -237,8 +240,9 @@ async fn a_cancelled_analysis_stops_its_search_at_once() {
     let e = c.suggest_move(ask(START, budget(0, 10, 0))).await.unwrap_err();
     assert_eq!(e.code(), Code::ResourceExhausted, "the analysis holds the only slot");
     drop(stream);
-    let waited = slot_free_after(&mut c).await;
-    assert!(waited < Duration::from_millis(500), "{waited:?}");
+    // Freed long before the server's 10 s cap would have ended it
+    // (slot_free_after allows 5 s: a bound against hanging, not a timing).
+    slot_free_after(&mut c).await;
 }
 
 #[tokio::test]
@@ -253,6 +257,7 @@ async fn a_cancelled_suggest_move_stops_its_search_at_once() {
     assert_eq!(e.code(), Code::ResourceExhausted, "the long search holds the only slot");
     // The client gives up: the call is cancelled (RST_STREAM).
     call.abort();
-    let waited = slot_free_after(&mut c2).await;
-    assert!(waited < Duration::from_millis(500), "{waited:?}");
+    // Freed long before the 8 s budget would have ended it (slot_free_after
+    // allows 5 s: a bound against hanging, not a timing).
+    slot_free_after(&mut c2).await;
 }

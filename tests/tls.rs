@@ -118,7 +118,6 @@ async fn mutual_tls_requires_a_client_certificate_from_the_ca() {
 
 #[tokio::test]
 async fn healthcheck_speaks_tls_and_mtls() {
-    use std::time::Duration;
     let p = pki();
     let config = parlour::ServerConfig {
         tls: Some(parlour::TlsConfig {
@@ -130,10 +129,25 @@ async fn healthcheck_speaks_tls_and_mtls() {
     };
     let server = TestServer::with_config(config).await;
     let addr = format!("https://localhost:{}", server.addr.port());
-    let ca = || ClientTlsConfig::new().ca_certificate(Certificate::from_pem(&p.ca_pem));
-    let t = Duration::from_secs(5);
-    let with_cert = ca().identity(Identity::from_pem(&p.client_cert, &p.client_key));
-    parlour::healthcheck::check_with(&addr, "", t, Some(with_cert)).await.expect("SERVING over mTLS");
-    assert!(parlour::healthcheck::check_with(&addr, "", t, Some(ca())).await.is_err(), "no client certificate");
-    assert!(parlour::healthcheck::check_with(&addr, "", t, None).await.is_err(), "plaintext to a TLS port");
+    let dir = std::env::temp_dir().join(format!("parlour-tls-healthcheck-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, pem: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, pem).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let (ca, cert, key) =
+        (file("ca.pem", &p.ca_pem), file("client.pem", &p.client_cert), file("client.key", &p.client_key));
+    let base = ["--addr", addr.as_str(), "--timeout-ms", "5000"];
+    let with_cert =
+        run_healthcheck(&[&base[..], &["--tls-ca", &ca, "--tls-cert", &cert, "--tls-key", &key]].concat()).await;
+    let no_cert = run_healthcheck(&[&base[..], &["--tls-ca", &ca]].concat()).await;
+    let plaintext = run_healthcheck(&base).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    let text = |o: &std::process::Output| {
+        format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    };
+    assert_eq!(with_cert.status.code(), Some(0), "SERVING over mTLS: {}", text(&with_cert));
+    assert_eq!(no_cert.status.code(), Some(1), "no client certificate: {}", text(&no_cert));
+    assert_eq!(plaintext.status.code(), Some(1), "plaintext to a TLS port: {}", text(&plaintext));
 }

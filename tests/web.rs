@@ -261,8 +261,11 @@ async fn grpc_web_unary_and_streaming_over_http1() {
         .into_inner()
         .state
         .unwrap();
-    let moves =
-        client.generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()) }).await.unwrap().into_inner();
+    let moves = client
+        .generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner();
     assert!(!moves.moves.is_empty());
 
     // Errors keep their details.

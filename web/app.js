@@ -81,9 +81,9 @@ async function stream(method, request, onMessage, signal) {
 // starts, every cell it stands on in turn, and where it ends (or where a
 // set-up piece is placed). The one place that knows Move's cell fields.
 function moveCells(m) {
-  const from = m.from || '';
-  const path = m.path && m.path.length ? m.path : from && m.to ? [from, m.to] : [];
-  const to = m.to || (m.placed && m.placed.cell) || (path.length ? path[path.length - 1] : '');
+  const from = m.fromCell || '';
+  const path = m.path && m.path.length ? m.path : from && m.toCell ? [from, m.toCell] : [];
+  const to = m.toCell || (m.placed && m.placed.cell) || (path.length ? path[path.length - 1] : '');
   return { from: from || (path.length > 1 ? path[0] : ''), to, path };
 }
 

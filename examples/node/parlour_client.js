@@ -146,7 +146,11 @@ class ParlourError extends Error {
 
 function toMove(move) {
   if (typeof move === 'string') return { notation: move };
-  return move.notation ? { notation: move.notation } : move;
+  // Only what a request reads; every field given must agree with the others.
+  const { notation, fromCell, toCell, path } = move;
+  // A reply's `bid` defaults to 0 when unset; `_bid` says whether it is set.
+  const hasBid = move._bid === 'bid' || (move.kind === undefined && move.bid !== undefined);
+  return hasBid ? { notation, fromCell, toCell, path, bid: move.bid } : { notation, fromCell, toCell, path };
 }
 
 /** The same state with the `max_plies` position key set, so that a game
@@ -222,9 +226,18 @@ class Parlour {
     return (await this._call(this.client, 'GenerateMoves', { state }, timeout)).moves;
   }
 
-  /** Makes a move (a Move or its notation): {state, move, captured, mover, status, winners, gameOver}. */
-  async apply(state, move, timeout) {
-    return this._call(this.client, 'ApplyMove', { state, move: toMove(move) }, timeout);
+  /** Click-by-click entry: the legal moves whose path begins with the
+   * cells chosen so far (`moves`), the cells that may be chosen next
+   * (`nextCells`) and whether the cells chosen make a whole move (`complete`). */
+  async entry(state, chosenCells, timeout) {
+    return this._call(this.client, 'GenerateMoves', { state, chosenCells }, timeout);
+  }
+
+  /** Makes a move (a Move or its notation): {state, move, captured, mover,
+   * moverSeat, status, winners, reason, gameOver}; with `nextMoves`, also
+   * `nextMoves` (the legal moves after it), so a turn takes one call. */
+  async apply(state, move, { nextMoves = false, timeout } = {}) {
+    return this._call(this.client, 'ApplyMove', { state, move: toMove(move), includeNextMoves: nextMoves }, timeout);
   }
 
   /** Status, winners and the game's measures per seat. */
@@ -235,8 +248,9 @@ class Parlour {
   /** A move for the player to move (.move), with values and candidates.
    * `timeLimit` in milliseconds; unset leaves it to the server's default
    * (or to `level`: beginner, easy, medium, hard, strong, master). */
-  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, level = '', timeout } = {}) {
-    return this._call(this.client, 'SuggestMove', { state, budget: budget(timeLimit, maxIterations, seed), level }, timeout);
+  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, level = '', stateAfter = false, timeout } = {}) {
+    const req = { state, budget: budget(timeLimit, maxIterations, seed), level, includeStateAfter: stateAfter };
+    return this._call(this.client, 'SuggestMove', req, timeout);
   }
 
   /** The search's analysis as it improves (AnalyzeStream): an async
@@ -254,6 +268,95 @@ class Parlour {
       call.cancel();
     }
   }
+
+  // --- whole games (docs/records.md)
+
+  /** Replays a whole game in one call (ReplayGame): `game` is a GameRecord,
+   * a record's text, or {state, moves}. A move that cannot be made is no
+   * error: `.failure` gives its index and ApplyMove's reason, field, cell
+   * and message, and `.state` is the state before it. `.repetitions` lists
+   * positions seen before; `.record`/`.recordText` the game as replayed. */
+  async replay(game, { includeStates = false, timeout } = {}) {
+    return this._call(this.client, 'ReplayGame', { ...gameRequest(game), includeStates }, timeout);
+  }
+
+  /** Analyzes a whole game (AnalyzeGame): an async iterator of one reply
+   * per turn as it is done ({turn}: the search's answer, the move played,
+   * the value it lost), then a last one ({final, blunders, turnsAnalyzed}).
+   * Turn i is the position before move i; no `turns` means all. The budget
+   * is per turn. Leaving the loop early cancels the call. */
+  async *analyzeGame(game, {
+    turns = [], timeLimit, maxIterations = 0, seed = 0, level = '', maxBlunders = 0, blunderThreshold = 0, timeout,
+  } = {}) {
+    const request = {
+      ...gameRequest(game), turns, budget: budget(timeLimit, maxIterations, seed), level, maxBlunders, blunderThreshold,
+    };
+    const call = this.client.AnalyzeGame(request, { deadline: Date.now() + (timeout ?? this.timeout) });
+    try {
+      for await (const reply of call) yield reply;
+    } catch (err) {
+      throw parlourError(err);
+    } finally {
+      call.cancel();
+    }
+  }
+}
+
+/** The request fields giving a game one way: record text, a GameRecord, or {state, moves}. */
+function gameRequest(game) {
+  if (typeof game === 'string') return { recordText: game };
+  if (game && game.state) return { state: game.state, moves: game.moves || [] };
+  return { record: game };
+}
+
+// --- game records as text (docs/records.md)
+
+const KNOWN_HEADERS = ['game', 'variant', 'start', 'result', 'reason'];
+
+/** The text form of a record: one `key: value` header per line (game,
+ * variant, start, result, reason when set, then the free headers in
+ * order), an empty line, then the moves ten to a line. The server writes
+ * the same text (ReplayGameResponse.recordText). */
+function recordToText(record) {
+  const lines = KNOWN_HEADERS.filter((k) => record[k]).map((k) => `${k}: ${record[k]}`);
+  for (const h of record.headers || []) lines.push(h.value ? `${h.key}: ${h.value}` : `${h.key}:`);
+  const moves = record.moves || [];
+  if (moves.length) {
+    lines.push('');
+    for (let i = 0; i < moves.length; i += 10) lines.push(moves.slice(i, i + 10).join(' '));
+  }
+  return lines.map((l) => `${l}\n`).join('');
+}
+
+/** Reads a record's text form (the inverse of recordToText); throws naming
+ * the line on a malformed header. */
+function recordFromText(text) {
+  const record = { game: '', variant: '', start: '', result: '', reason: '', moves: [], headers: [] };
+  const lines = text.split(/\r?\n/);
+  const seen = new Set();
+  let i = 0;
+  for (; i < lines.length && lines[i].trim() !== ''; i++) {
+    const at = lines[i].indexOf(':');
+    if (at < 0) throw new Error(`line ${i + 1}: \`${lines[i]}\` is not a header \`key: value\``);
+    const key = lines[i].slice(0, at).trim();
+    const value = lines[i].slice(at + 1).trim();
+    if (seen.has(key)) throw new Error(`line ${i + 1}: header \`${key}\` is given twice`);
+    seen.add(key);
+    if (KNOWN_HEADERS.includes(key)) record[key] = value;
+    else record.headers.push({ key, value });
+  }
+  for (const line of lines.slice(i + 1)) record.moves.push(...line.split(/\s+/).filter(Boolean));
+  if (!record.game) throw new Error('the record has no `game:` header');
+  return record;
+}
+
+/** FNV-1a 64 of `text`'s UTF-8 bytes, as a BigInt: GameState.positionHash
+ * of its positionKey (this client reads 64-bit fields as Numbers, so compare
+ * `Number(fnv1a64(key))`). */
+function fnv1a64(text) {
+  let h = 0xcbf29ce484222325n;
+  for (const b of Buffer.from(text, 'utf8')) h = ((h ^ BigInt(b)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h;
 }
 
 /** A Duration from milliseconds. */
@@ -386,4 +489,6 @@ function center(s, width) {
   return ' '.repeat(left) + s + ' '.repeat(pad - left);
 }
 
-module.exports = { Parlour, ParlourError, drawBoard, withMaxPlies, grpc, PROTO_DIR };
+module.exports = {
+  Parlour, ParlourError, drawBoard, withMaxPlies, recordToText, recordFromText, fnv1a64, grpc, PROTO_DIR,
+};

@@ -37,18 +37,20 @@ async function playGame(rules, game, variant = '', { maxPlies = 200, seed = 0, s
   const made = [];
   // max_plies bounds the plies; this bound is a safety net only.
   const limit = 10 * maxPlies + 100;
+  // One call a turn: ApplyMove returns the next moves with the new state.
+  let moves = suggest ? null : await rules.moves(state);
   for (let i = 0; ; i++) {
     if (i === limit) throw new Error(`${game}/${variant}: no end after ${limit} moves despite max_plies`);
     let move;
     if (suggest) {
       move = (await rules.suggest(state, { timeLimit: think, seed })).move;
     } else {
-      const moves = await rules.moves(state);
       if (!moves.length) break;
       move = moves[Math.floor(random() * moves.length)];
     }
-    last = await rules.apply(state, move);
-    made.push(`${last.mover}:${last.move.notation}${last.captured.length ? `x${last.captured.join(',')}` : ''}`);
+    last = await rules.apply(state, move, { nextMoves: !suggest });
+    moves = last.nextMoves;
+    made.push(`${last.moverSeat}:${last.move.notation}${last.captured.length ? `x${last.captured.join(',')}` : ''}`);
     state = last.state;
     if (last.gameOver) break;
   }
@@ -58,7 +60,10 @@ async function playGame(rules, game, variant = '', { maxPlies = 200, seed = 0, s
 
 function resultText(reply) {
   const status = reply.status.replace('GAME_STATUS_', '').toLowerCase();
-  return status + (reply.winners.length ? ` by ${reply.winners.join(', ')}` : '');
+  const seats = reply.state.result.winnerSeats;
+  let by = reply.winners.length ? ` by ${reply.winners.join(', ')}` : '';
+  if (seats.length && seats.join() !== reply.winners.join()) by += ` (${seats.join(', ')})`;
+  return status + by + (reply.reason ? `: ${reply.reason}` : '');
 }
 
 /** The measures that apply to the game (proto3 optional fields that are set), and groups. */

@@ -103,7 +103,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 from parlour.v1 import rules_pb2 as pb  # noqa: E402
 from parlour.v1 import rules_pb2_grpc as pb_grpc  # noqa: E402
 
-__all__ = ["Parlour", "ParlourError", "pb", "draw_board", "with_max_plies"]
+__all__ = [
+    "Parlour",
+    "ParlourError",
+    "pb",
+    "draw_board",
+    "with_max_plies",
+    "record_to_text",
+    "record_from_text",
+    "fnv1a64",
+]
 
 StateLike = Union["pb.GameState", str]
 MoveLike = Union["pb.Move", str]
@@ -246,9 +255,20 @@ class Parlour:
         """Every legal move; empty once the game is over."""
         return list(self._call(self.stub.GenerateMoves, pb.GenerateMovesRequest(state=state), timeout).moves)
 
-    def apply(self, state: "pb.GameState", move: MoveLike, timeout=None) -> "pb.ApplyMoveResponse":
-        """Makes a move (a Move or its notation): .state, .move, .status, .winners, .game_over."""
-        return self._call(self.stub.ApplyMove, pb.ApplyMoveRequest(state=state, move=_move(move)), timeout)
+    def entry(self, state: "pb.GameState", chosen_cells: Iterable[str], timeout=None) -> "pb.GenerateMovesResponse":
+        """Click-by-click entry: the legal moves whose path begins with the
+        cells chosen so far (.moves), the cells that may be chosen next
+        (.next_cells) and whether the cells chosen make a whole move (.complete)."""
+        req = pb.GenerateMovesRequest(state=state, chosen_cells=list(chosen_cells))
+        return self._call(self.stub.GenerateMoves, req, timeout)
+
+    def apply(self, state: "pb.GameState", move: MoveLike, *, next_moves: bool = False,
+              timeout=None) -> "pb.ApplyMoveResponse":
+        """Makes a move (a Move or its notation): .state, .move, .status,
+        .winners, .reason, .game_over; with `next_moves`, also .next_moves
+        (the legal moves after it), so a turn takes one call."""
+        req = pb.ApplyMoveRequest(state=state, move=_move(move), include_next_moves=next_moves)
+        return self._call(self.stub.ApplyMove, req, timeout)
 
     def evaluate(self, state: "pb.GameState", timeout=None) -> "pb.EvaluateResponse":
         """Status, winners and the game's measures per seat."""
@@ -262,12 +282,20 @@ class Parlour:
         max_iterations: int = 0,
         seed: int = 0,
         level: str = "",
+        state_after: bool = False,
         timeout=None,
     ) -> "pb.SuggestMoveResponse":
         """A move for the player to move (.move), with values and candidates.
         `time_limit` in seconds; None leaves it to the server's default (or
-        to `level`: beginner, easy, medium, hard, strong, master)."""
-        request = pb.SuggestMoveRequest(state=state, budget=_budget(time_limit, max_iterations, seed), level=level)
+        to `level`: beginner, easy, medium, hard, strong, master). With
+        `state_after`, also .state_after (the state after the move), so a
+        bot's turn takes one call."""
+        request = pb.SuggestMoveRequest(
+            state=state,
+            budget=_budget(time_limit, max_iterations, seed),
+            level=level,
+            include_state_after=state_after,
+        )
         return self._call(self.stub.SuggestMove, request, timeout)
 
     def analyze(
@@ -299,6 +327,137 @@ class Parlour:
             raise ParlourError.from_rpc_error(err) from None
         finally:
             stream.cancel()
+
+
+    # --- whole games (docs/records.md)
+
+    def replay(
+        self,
+        record: Union["pb.GameRecord", str, None] = None,
+        *,
+        state: Optional["pb.GameState"] = None,
+        moves: Iterable[str] = (),
+        include_states: bool = False,
+        timeout=None,
+    ) -> "pb.ReplayGameResponse":
+        """Replays a whole game in one call (ReplayGame): a GameRecord, a
+        record's text, or `state` with `moves`. A move that cannot be made is
+        no error: `.failure` gives its index and ApplyMove's reason, field,
+        cell and message; `.state` is the state before it. `.repetitions`
+        lists the positions seen before; `.record`/`.record_text` the game
+        as replayed, with its result."""
+        request = _game_request(pb.ReplayGameRequest, record, state, moves, include_states=include_states)
+        return self._call(self.stub.ReplayGame, request, timeout)
+
+    def analyze_game(
+        self,
+        record: Union["pb.GameRecord", str, None] = None,
+        *,
+        state: Optional["pb.GameState"] = None,
+        moves: Iterable[str] = (),
+        turns: Iterable[int] = (),
+        time_limit: Optional[float] = None,
+        max_iterations: int = 0,
+        seed: int = 0,
+        level: str = "",
+        max_blunders: int = 0,
+        blunder_threshold: float = 0.0,
+        timeout=None,
+    ) -> Iterator["pb.AnalyzeGameResponse"]:
+        """Analyzes a whole game (AnalyzeGame): one response per turn as it is
+        done (`.turn`: the search's answer, the move played, the value it
+        lost), then a last one (`.final`) with `.blunders`, worst first.
+        Turn i is the position before move i; no `turns` means all. The
+        budget is per turn. Stop iterating (or close the generator) to cancel."""
+        request = _game_request(
+            pb.AnalyzeGameRequest,
+            record,
+            state,
+            moves,
+            turns=list(turns),
+            budget=_budget(time_limit, max_iterations, seed),
+            level=level,
+            max_blunders=max_blunders,
+            blunder_threshold=blunder_threshold,
+        )
+        try:
+            stream = self.stub.AnalyzeGame(request, timeout=self.timeout if timeout is None else timeout)
+        except grpc.RpcError as err:
+            raise ParlourError.from_rpc_error(err) from None
+        try:
+            for reply in stream:
+                yield reply
+        except grpc.RpcError as err:
+            raise ParlourError.from_rpc_error(err) from None
+        finally:
+            stream.cancel()
+
+
+def _game_request(cls, record, state, moves, **fields):
+    """A ReplayGame or AnalyzeGame request giving the game one way."""
+    if isinstance(record, str):
+        return cls(record_text=record, **fields)
+    if record is not None:
+        return cls(record=record, **fields)
+    return cls(state=state, moves=list(moves), **fields)
+
+
+# --- game records as text (docs/records.md)
+
+KNOWN_HEADERS = ("game", "variant", "start", "result", "reason")
+
+
+def record_to_text(record: "pb.GameRecord") -> str:
+    """The text form of a record: one `key: value` header per line (game,
+    variant, start, result, reason when set, then the free headers in
+    order), an empty line, then the moves ten to a line. The server writes
+    the same text (ReplayGameResponse.record_text)."""
+    lines = [f"{k}: {getattr(record, k)}" for k in KNOWN_HEADERS if getattr(record, k)]
+    lines += [f"{h.key}: {h.value}" if h.value else f"{h.key}:" for h in record.headers]
+    moves = list(record.moves)
+    if moves:
+        lines.append("")
+        lines += [" ".join(moves[i : i + 10]) for i in range(0, len(moves), 10)]
+    return "".join(line + "\n" for line in lines)
+
+
+def record_from_text(text: str) -> "pb.GameRecord":
+    """Reads a record's text form (the inverse of record_to_text). Raises
+    ValueError naming the line on a malformed header."""
+    record = pb.GameRecord()
+    lines = text.splitlines()
+    seen = set()
+    i = 0
+    for i, line in enumerate(lines):
+        if not line.strip():
+            break
+        key, sep, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if not sep:
+            raise ValueError(f"line {i + 1}: `{line}` is not a header `key: value`")
+        if key in seen:
+            raise ValueError(f"line {i + 1}: header `{key}` is given twice")
+        seen.add(key)
+        if key in KNOWN_HEADERS:
+            setattr(record, key, value)
+        else:
+            record.headers.add(key=key, value=value)
+    else:
+        i = len(lines)
+    for line in lines[i + 1 :]:
+        record.moves.extend(line.split())
+    if not record.game:
+        raise ValueError("the record has no `game:` header")
+    return record
+
+
+def fnv1a64(text: str) -> int:
+    """FNV-1a 64 of `text`'s UTF-8 bytes: GameState.position_hash of its
+    position_key (and symmetry_hash of its symmetry_key)."""
+    h = 0xCBF29CE484222325
+    for b in text.encode("utf-8"):
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
 
 
 def _budget(time_limit: Optional[float], max_iterations: int, seed: int) -> "pb.SearchBudget":

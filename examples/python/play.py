@@ -32,16 +32,18 @@ def play_game(rules: Parlour, game: str, variant: str = "", *, max_plies: int = 
     last = None
     made = []
     # max_plies bounds the plies; set-up and bidding actions count too, this is a safety net only.
+    # One call a turn: ApplyMove returns the next moves with the new state.
+    moves = None if suggest else rules.moves(state)
     for _ in range(10 * max_plies + 100):
         if suggest:
             move = rules.suggest(state, time_limit=think, seed=seed).move
         else:
-            moves = rules.moves(state)
             if not moves:
                 break
             move = rng.choice(moves)
-        last = rules.apply(state, move)
-        made.append(f"{last.mover}:{last.move.notation}" + (f"x{','.join(last.captured)}" if last.captured else ""))
+        last = rules.apply(state, move, next_moves=not suggest)
+        moves = list(last.next_moves)
+        made.append(f"{last.mover_seat}:{last.move.notation}" + (f"x{','.join(last.captured)}" if last.captured else ""))
         state = last.state
         if last.game_over:
             break
@@ -54,7 +56,11 @@ def play_game(rules: Parlour, game: str, variant: str = "", *, max_plies: int = 
 
 def result_text(reply: pb.ApplyMoveResponse) -> str:
     status = pb.GameStatus.Name(reply.status).removeprefix("GAME_STATUS_").lower()
-    return status + (" by " + ", ".join(reply.winners) if reply.winners else "")
+    seats = reply.state.result.winner_seats
+    by = f" by {', '.join(reply.winners)}" if reply.winners else ""
+    if seats and list(seats) != list(reply.winners):
+        by += f" ({', '.join(seats)})"
+    return status + by + (f": {reply.reason}" if reply.reason else "")
 
 
 def describe_evaluation(p: pb.PlayerEvaluation) -> str:

@@ -1,4 +1,6 @@
-//! A real parlour server on a free loopback port, for end-to-end tests.
+//! The one support module of the end-to-end tests: a real parlour server on
+//! a free loopback port, the RPC shorthands every game's test uses, ports,
+//! process memory, and the rule for tests that need a tool beyond Rust.
 #![allow(dead_code)]
 
 use parlour::pb::rules_client::RulesClient;
@@ -68,6 +70,123 @@ impl Drop for TestServer {
     }
 }
 
+/// The client type every test drives.
+pub type Client = RulesClient<Channel>;
+
+/// NewGame's state for a game and variant ("" is the default variant).
+pub async fn new_game(c: &mut Client, game: &str, variant: &str) -> GameState {
+    c.new_game(pb::NewGameRequest { game: game.into(), variant: variant.into(), ..Default::default() })
+        .await
+        .unwrap_or_else(|e| panic!("new game {game} {variant:?}: {e}"))
+        .into_inner()
+        .state
+        .expect("NewGame answers a state")
+}
+
+/// GenerateMoves' list for a state.
+pub async fn moves(c: &mut Client, s: &GameState) -> Vec<pb::Move> {
+    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()), ..Default::default() })
+        .await
+        .unwrap_or_else(|e| panic!("generate moves in {:?}: {e}", s.position))
+        .into_inner()
+        .moves
+}
+
+/// ApplyMove of a move given by notation; panics naming the move if refused.
+pub async fn apply(c: &mut Client, s: &GameState, mv: &str) -> pb::ApplyMoveResponse {
+    try_apply(c, s, notation(mv)).await.unwrap_or_else(|e| panic!("{mv}: {e}"))
+}
+
+/// ApplyMove of any move, the refusal returned.
+pub async fn try_apply(c: &mut Client, s: &GameState, m: pb::Move) -> Result<pb::ApplyMoveResponse, tonic::Status> {
+    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(m), ..Default::default() })
+        .await
+        .map(|r| r.into_inner())
+}
+
+/// Evaluate's answer for a state.
+pub async fn evaluate(c: &mut Client, s: &GameState) -> pb::EvaluateResponse {
+    c.evaluate(pb::EvaluateRequest { state: Some(s.clone()) })
+        .await
+        .unwrap_or_else(|e| panic!("evaluate {:?}: {e}", s.position))
+        .into_inner()
+}
+
+/// A loopback port nobody listens on now (for child processes that bind it
+/// themselves; in-process servers bind port 0 directly).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Resident memory of a process in KiB, from /proc (Linux); None elsewhere.
+pub fn rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Whether a test that needs a tool beyond Rust (nginx, Python, ...) may
+/// skip when the tool is missing: `cargo test` runs with no system services,
+/// so it skips with a printed reason; `scripts/test` sets
+/// PARLOUR_REQUIRE_TOOLS=1 after installing the tools, and there a missing
+/// tool is a failure.
+///
+/// Returns normally when the test should go on skipping; panics with `why`
+/// when tools are required.
+pub fn skip_without(tool: &str, why: &str) {
+    if std::env::var_os("PARLOUR_REQUIRE_TOOLS").is_some_and(|v| v == "1") {
+        panic!("{tool} is required (PARLOUR_REQUIRE_TOOLS=1) but missing: {why}");
+    }
+    eprintln!("SKIPPED: {tool} is missing ({why}); run scripts/install-test-deps, or scripts/test, to run this test");
+}
+
+/// Runs the built binary's `parlour healthcheck` with `args` (off the async
+/// workers, so an in-process server keeps answering).
+pub async fn run_healthcheck(args: &[&str]) -> std::process::Output {
+    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    tokio::task::spawn_blocking(move || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_parlour"))
+            .arg("healthcheck")
+            .args(&args)
+            .env_remove("PARLOUR_HEALTHCHECK_ADDR")
+            .env_remove("PARLOUR_HEALTHCHECK_SERVICE")
+            .env_remove("PARLOUR_HEALTHCHECK_TIMEOUT_MS")
+            .env_remove("PARLOUR_HEALTHCHECK_TLS_CA")
+            .env_remove("PARLOUR_HEALTHCHECK_TLS_CERT")
+            .env_remove("PARLOUR_HEALTHCHECK_TLS_KEY")
+            .output()
+            .expect("run parlour healthcheck")
+    })
+    .await
+    .unwrap()
+}
+
+/// Whether the server at `127.0.0.1:port` answers the health Check with
+/// SERVING, asking once within `timeout`.
+pub async fn serving(port: u16, timeout: std::time::Duration) -> Result<(), String> {
+    use tonic_health::pb::health_check_response::ServingStatus;
+    use tonic_health::pb::{health_client::HealthClient, HealthCheckRequest};
+    let call = async {
+        let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+            .unwrap()
+            .connect()
+            .await
+            .map_err(|e| format!("connect: {e}"))?;
+        let status = HealthClient::new(channel)
+            .check(HealthCheckRequest { service: String::new() })
+            .await
+            .map_err(|e| format!("check: {e}"))?
+            .into_inner()
+            .status;
+        if status == ServingStatus::Serving as i32 {
+            Ok(())
+        } else {
+            Err(format!("status {status}"))
+        }
+    };
+    tokio::time::timeout(timeout, call).await.unwrap_or_else(|_| Err(format!("no answer within {timeout:?}")))
+}
+
 /// A state given by game, variant and position text.
 pub fn state(game: &str, variant: &str, position: &str) -> GameState {
     GameState { game: game.into(), variant: variant.into(), position: position.into(), ..Default::default() }
@@ -104,7 +223,7 @@ pub async fn play_through(
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     for ply in 0..max_plies {
         let moves = client
-            .generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()) })
+            .generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() })
             .await
             .expect("generate moves")
             .into_inner()
@@ -117,7 +236,11 @@ pub async fn play_through(
         x ^= x << 17;
         let m = &moves[(x % moves.len() as u64) as usize];
         let applied = client
-            .apply_move(pb::ApplyMoveRequest { state: Some(state.clone()), r#move: Some(notation(&m.notation)) })
+            .apply_move(pb::ApplyMoveRequest {
+                state: Some(state.clone()),
+                r#move: Some(notation(&m.notation)),
+                ..Default::default()
+            })
             .await
             .unwrap_or_else(|e| panic!("listed move {} refused: {e}", m.notation))
             .into_inner();

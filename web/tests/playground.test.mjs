@@ -89,9 +89,9 @@ async function idle(page) {
 
 // The same reading of a move's cells as the page's moveCells.
 function cellsOf(m) {
-  const from = m.from || '';
-  const p = m.path && m.path.length ? m.path : from && m.to ? [from, m.to] : [];
-  const to = m.to || (m.placed && m.placed.cell) || (p.length ? p[p.length - 1] : '');
+  const from = m.fromCell || '';
+  const p = m.path && m.path.length ? m.path : from && m.toCell ? [from, m.toCell] : [];
+  const to = m.toCell || (m.placed && m.placed.cell) || (p.length ? p[p.length - 1] : '');
   return { from: from || (p.length > 1 ? p[0] : ''), to, path: p };
 }
 

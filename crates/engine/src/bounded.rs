@@ -7,7 +7,7 @@
 
 use crate::describe::{Description, OptionInfo};
 use crate::error::RulesError;
-use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
+use crate::game::{Evaluation, Game, MatchStanding, MoveDetails, Outcome, PieceAt, Player};
 use crate::notation::Record;
 
 /// A position of the wrapped game plus the ply counter and limit.
@@ -127,6 +127,41 @@ impl<G: Game> Game for Bounded<G> {
             Outcome::Ongoing if Self::limit_reached(pos) => Outcome::Drawn,
             o => o,
         }
+    }
+
+    fn result_reason(&self, pos: &Self::Position) -> Option<&'static str> {
+        match self.game.result_reason(&pos.inner) {
+            None if Self::limit_reached(pos) => Some("ply_limit"),
+            r => r,
+        }
+    }
+
+    fn seat_to_move(&self, pos: &Self::Position) -> Player {
+        self.game.seat_to_move(&pos.inner)
+    }
+
+    fn seat_colour(&self, pos: &Self::Position, seat: Player) -> Option<Player> {
+        self.game.seat_colour(&pos.inner, seat)
+    }
+
+    fn routes(&self, pos: &Self::Position, mv: Self::Move) -> Vec<Vec<crate::game::Cell>> {
+        self.game.routes(&pos.inner, mv)
+    }
+
+    fn to_move_name(&self, pos: &Self::Position) -> &'static str {
+        self.game.to_move_name(&pos.inner)
+    }
+
+    fn role(&self, pos: &Self::Position) -> Option<&'static str> {
+        self.game.role(&pos.inner)
+    }
+
+    fn owner_key(&self, piece: &PieceAt) -> &'static str {
+        self.game.owner_key(piece)
+    }
+
+    fn match_standing(&self, pos: &Self::Position) -> Option<MatchStanding> {
+        self.game.match_standing(&pos.inner)
     }
 
     fn evaluate(&self, pos: &Self::Position) -> Evaluation {

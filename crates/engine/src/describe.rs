@@ -74,7 +74,13 @@ pub struct Description {
     pub author: &'static str,
     /// One paragraph about the game.
     pub summary: &'static str,
+    /// The colours, in turn order: `to_move`, piece owners and winners use
+    /// these names.
     pub players: Vec<PlayerInfo>,
+    /// The seats, where they differ from the colours (a game whose colours
+    /// are handed out in a pre-game); empty means one seat per colour, of
+    /// the same name. Read them with [`Description::seats`].
+    pub seats: Vec<PlayerInfo>,
     pub piece_kinds: Vec<PieceKindInfo>,
     /// All variants of this game (the same list for every variant).
     pub variants: Vec<VariantInfo>,
@@ -93,6 +99,16 @@ impl Description {
     /// The name of a cell by index.
     pub fn cell_name(&self, cell: u8) -> &str {
         &self.cells[cell as usize].name
+    }
+
+    /// The seats: stable for the whole game and match, so a client maps
+    /// its users to seats once.
+    pub fn seats(&self) -> &[PlayerInfo] {
+        if self.seats.is_empty() {
+            &self.players
+        } else {
+            &self.seats
+        }
     }
 
     /// The index of a player by name.

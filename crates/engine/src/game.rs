@@ -61,8 +61,12 @@ pub struct MoveDetails {
     pub from: Option<Cell>,
     pub to: Option<Cell>,
     /// Every cell the piece stands on in turn, `from` and `to` included
-    /// (for a jump sequence, each landing). Empty for actions.
+    /// (for a jump sequence, each landing; for a slide, just the two ends).
+    /// A placement's path is its one cell. Empty for actions.
     pub path: Vec<Cell>,
+    /// The cells the piece passes over between its landings, in order
+    /// (a slide's or a jump's cells in between). Empty for a step.
+    pub passed: Vec<Cell>,
     /// Cells whose pieces the move removes.
     pub captured: Vec<Cell>,
     /// The bid, for [`MoveKind::Bid`].
@@ -79,6 +83,7 @@ impl MoveDetails {
             from: Some(from),
             to: Some(to),
             path: vec![from, to],
+            passed: vec![],
             captured: vec![],
             bid: None,
             placed: None,
@@ -86,7 +91,16 @@ impl MoveDetails {
     }
     /// A one-word action.
     pub fn action(kind: MoveKind) -> Self {
-        MoveDetails { kind, from: None, to: None, path: vec![], captured: vec![], bid: None, placed: None }
+        MoveDetails {
+            kind,
+            from: None,
+            to: None,
+            path: vec![],
+            passed: vec![],
+            captured: vec![],
+            bid: None,
+            placed: None,
+        }
     }
 }
 
@@ -103,6 +117,14 @@ pub enum Outcome {
 impl Outcome {
     pub fn is_over(&self) -> bool {
         !matches!(self, Outcome::Ongoing)
+    }
+
+    /// The winners (none unless won).
+    pub fn winners(&self) -> &[Player] {
+        match self {
+            Outcome::Won(w) => w,
+            _ => &[],
+        }
     }
 }
 
@@ -256,6 +278,70 @@ pub trait Game: Send + Sync + 'static {
     fn player_after(&self, pos: &Self::Position, mv: Self::Move, player: Player) -> Player {
         let _ = (pos, mv);
         player
+    }
+
+    /// Why the game ended, in a word a client can switch on (`connected`,
+    /// `goal_reached`, `no_move`, ...); `None` while it goes on. Every game
+    /// names its reasons in its rules document.
+    fn result_reason(&self, pos: &Self::Position) -> Option<&'static str> {
+        match self.outcome(pos) {
+            Outcome::Ongoing => None,
+            Outcome::Won(_) => Some("won"),
+            Outcome::Drawn => Some("drawn"),
+        }
+    }
+
+    /// The seat (an index of [`Description::seats`]) whose turn it is. Seats
+    /// stay the same for the whole game and match; a game whose colours are
+    /// handed out in a pre-game (a set-up and choice, a bidding) tells the
+    /// seat apart from the colour. By default the seat is the colour.
+    fn seat_to_move(&self, pos: &Self::Position) -> Player {
+        self.to_move(pos)
+    }
+
+    /// The colour (an index of [`Description::players`]) `seat` plays, once
+    /// known; `None` in a pre-game that has not handed colours out yet.
+    fn seat_colour(&self, pos: &Self::Position, seat: Player) -> Option<Player> {
+        let _ = pos;
+        Some(seat)
+    }
+
+    /// Every route by which `mv` may be entered: its landings, `from` first.
+    /// By default the one path of [`Game::move_details`]; a game in which
+    /// several routes lead to one move (Scala's jump sequences) lists them
+    /// all, so a client may enter the route the player took, landing by
+    /// landing, and see it reported as played.
+    fn routes(&self, pos: &Self::Position, mv: Self::Move) -> Vec<Vec<Cell>> {
+        vec![self.move_details(pos, mv).path]
+    }
+
+    /// `to_move` as the position text writes it: by default the colour's
+    /// name (a game whose pre-game names seats otherwise overrides it).
+    fn to_move_name(&self, pos: &Self::Position) -> &'static str {
+        self.description().players[self.to_move(pos) as usize].name
+    }
+
+    /// The role of the seat to move in this phase (`setter`, `chooser`,
+    /// `bidder`), where the game has roles; `None` in ordinary play.
+    fn role(&self, pos: &Self::Position) -> Option<&'static str> {
+        let _ = pos;
+        None
+    }
+
+    /// The position key whose list holds `piece` in the position text: by
+    /// default its owner's name, or `stones` for a neutral piece.
+    fn owner_key(&self, piece: &PieceAt) -> &'static str {
+        match piece.owner {
+            Owner::Player(p) => self.description().players[p as usize].name,
+            Owner::Neutral => "stones",
+        }
+    }
+
+    /// The standing of the match this game belongs to, for games played as
+    /// matches (cheap: no groups are measured).
+    fn match_standing(&self, pos: &Self::Position) -> Option<MatchStanding> {
+        let _ = pos;
+        None
     }
 
     /// A quick static estimate of how good `pos` is for `player`, in

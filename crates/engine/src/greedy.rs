@@ -2,15 +2,15 @@
 //! resulting position the game's [`Game::heuristic`] likes best for the
 //! mover (one-move look-ahead). Ties are broken by the seed.
 
-use crate::dynamic::{move_view, Candidate, SuggestBudget, Suggestion};
 use crate::game::{Game, Outcome};
+use crate::search::{Candidate, SuggestBudget, Suggestion};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
 
 /// Picks a move for the player to move, or `None` when there is none.
-pub fn suggest<G: Game>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion> {
+pub fn suggest<G: Game>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion<G::Move>> {
     let started = Instant::now();
     let me = game.to_move(pos);
     let mut moves = Vec::new();
@@ -58,12 +58,10 @@ pub fn suggest<G: Game>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> 
             }
         })
         .collect();
-    let candidates =
-        scored.iter().take(10).map(|&(m, v)| Candidate { mv: move_view(game, pos, m), value: v, visits: 1 }).collect();
-    let mv = move_view(game, pos, best);
+    let candidates = scored.iter().take(10).map(|&(m, v)| Candidate { mv: m, value: v, visits: 1 }).collect();
     Some(Suggestion {
-        principal_variation: vec![mv.notation.clone()],
-        mv,
+        principal_variation: vec![best],
+        mv: best,
         values,
         candidates,
         iterations,

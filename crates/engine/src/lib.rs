@@ -9,20 +9,26 @@
 //! - [`error`]: [`RulesError`], the one error type, naming field and cell.
 //! - [`describe`]: static facts a client needs to draw a board.
 //! - [`bounded`]: the `ply`/`max_plies` convention, added to every game.
-//! - [`dynamic`]: the object-safe [`AnyGame`] over text and records.
+//! - [`front`]: the object-safe [`AnyGame`], answering in the service's
+//!   terms (seats, owner keys, move text, results) in one pass.
 //! - [`registry`]: the games by id and variant.
 //! - [`greedy`], [`playout`]: a baseline player and seeded random playouts.
 //! - [`search`]: the strong player (Monte Carlo tree search) and its levels.
+//! - [`keys`], [`records`]: position keys and hashes; game records and replay.
+//! - [`metrics`]: what the games are like, measured by self-play.
 
 pub mod bits;
 pub mod bounded;
 pub mod describe;
-pub mod dynamic;
 pub mod error;
+pub mod front;
 pub mod game;
 pub mod greedy;
+pub mod keys;
+pub mod metrics;
 pub mod notation;
 pub mod playout;
+pub mod records;
 pub mod registry;
 pub mod search;
 
@@ -33,11 +39,16 @@ pub mod squeeze;
 
 pub use bounded::Bounded;
 pub use describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
-pub use dynamic::{AnyGame, ApplyView, MoveInput, MoveView, StateView, SuggestBudget, Suggestion};
+pub use front::{AnyGame, ApplyView, MoveFields, MoveInput, MoveView, StateView, SuggestBudget, Suggestion};
+
+/// The front's old name, kept so code written against it still builds.
+pub mod dynamic {
+    pub use crate::front::*;
+}
 pub use error::{ErrorKind, RulesError};
 pub use game::{
     Cell, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures,
     Status,
 };
 pub use notation::Record;
-pub use registry::Registry;
+pub use registry::{for_each_game, GameVisitor, Registry};

@@ -86,8 +86,19 @@ test('an unknown game or variant is UNKNOWN_GAME', async () => {
 
 test('a bad position is BAD_POSITION naming the key', async () => {
   let e = await failure(rules.newGame('contiguity', '', 'to_move=white; white=1a,1a'));
-  assert.deepEqual([e.codeName, e.reason, e.field, e.cell], ['INVALID_ARGUMENT', 'BAD_POSITION', 'position.white', '1a']);
+  // The field is the request's own; the position key is in the metadata.
+  assert.deepEqual([e.codeName, e.reason, e.field, e.cell], ['INVALID_ARGUMENT', 'BAD_POSITION', 'position', '1a']);
+  assert.equal(e.metadata.key, 'white');
   e = await failure(rules.moves({ game: 'contiguity', position: 'white=1a' }));
   assert.equal(e.reason, 'BAD_POSITION');
-  assert.match(e.field, /^state\.position\./);
+  assert.equal(e.field, 'state.position');
+  assert.equal(e.metadata.key, 'to_move');
+});
+
+test('a move whose fields disagree is refused naming both', async () => {
+  const state = await rules.newGame('contiguity');
+  const e = await failure(rules.apply(state, { notation: '30a-5a', fromCell: '29b', toCell: '5b' }));
+  assert.deepEqual([e.reason, e.field], ['ILLEGAL_MOVE', 'move.from_cell']);
+  assert.match(e.message, /move\.notation/);
+  assert.match(e.message, /move\.from_cell/);
 });

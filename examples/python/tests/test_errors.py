@@ -68,8 +68,21 @@ def test_bad_position(rules):
     with pytest.raises(ParlourError) as err:
         rules.new_game("contiguity", position="to_move=white; white=1a,1a")
     e = err.value
-    assert (e.code, e.reason, e.field, e.cell) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_POSITION", "position.white", "1a")
+    # The field is the request's own; the position key is in the metadata.
+    assert (e.code, e.reason, e.field, e.cell) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_POSITION", "position", "1a")
+    assert e.metadata["key"] == "white"
     with pytest.raises(ParlourError) as err:
         rules.moves(pb.GameState(game="contiguity", position="white=1a"))
     assert err.value.reason == "BAD_POSITION"
-    assert err.value.field.startswith("state.position.")
+    assert err.value.field == "state.position"
+    assert err.value.metadata["key"] == "to_move"
+
+
+def test_conflicting_move_fields_are_refused_naming_both(rules):
+    state = rules.new_game("contiguity")
+    move = pb.Move(notation="30a-5a", from_cell="29b", to_cell="5b")
+    with pytest.raises(ParlourError) as err:
+        rules._call(rules.stub.ApplyMove, pb.ApplyMoveRequest(state=state, move=move), None)
+    e = err.value
+    assert (e.reason, e.field) == ("ILLEGAL_MOVE", "move.from_cell")
+    assert "move.notation" in e.message and "move.from_cell" in e.message

@@ -55,12 +55,16 @@ def test_describe_and_draw(rules, game_variant):
 
 def test_play_a_whole_game(rules, game_variant):
     game, variant = game_variant
-    seats = {p.name for p in rules.describe(game, variant).players}
+    desc = rules.describe(game, variant)
+    seats = {p.name for p in desc.players}
     last = play_game(rules, game, variant, max_plies=MAX_PLIES, seed=7)
     assert last.game_over
     assert last.status in (pb.GAME_STATUS_WON, pb.GAME_STATUS_DRAWN)
     if last.status == pb.GAME_STATUS_WON:
         assert last.winners and set(last.winners) <= seats
+    # Every finished game says why, and which seats won.
+    assert last.reason and last.state.result.reason == last.reason
+    assert set(last.state.result.winner_seats) <= {s.name for s in desc.seats}
     ply = dict(kv.split("=", 1) for kv in last.state.position.split("; ")).get("ply", "0")
     assert int(ply) <= MAX_PLIES
     # The end as the other calls see it.
@@ -115,3 +119,34 @@ def test_suggest_is_legal_and_seeded(rules, game_variant):
     second = rules.suggest(state, time_limit=5.0, max_iterations=200, seed=11)
     assert second.move.notation == first.move.notation, "same state, seed and iterations: same answer"
     assert rules.apply(state, first.move).move.notation == first.move.notation
+
+
+def test_a_turn_entered_click_by_click(rules, game_variant):
+    """Knowing no game's words: choose cells until the choice is a whole
+    move (or, for a bid or action, pick it by its notation), then play it by
+    its path. Every state names the seat to move, one of DescribeGame's seats."""
+    game, variant = game_variant
+    desc = rules.describe(game, variant)
+    seat_names = {s.name for s in desc.seats}
+    rng = random.Random(f"{game}/{variant}")
+    state = with_max_plies(rules.new_game(game, variant), 40)
+    for _ in range(12):
+        state = rules.evaluate(state).state
+        assert state.seat_to_move in seat_names, state
+        if state.result.status != pb.GAME_STATUS_ONGOING:
+            break
+        chosen = []
+        reply = rules.entry(state, chosen)
+        while reply.next_cells and not (reply.complete and rng.random() < 0.5):
+            chosen.append(rng.choice(list(reply.next_cells)))
+            reply = rules.entry(state, chosen)
+            assert reply.moves, chosen
+        if chosen and reply.complete:
+            whole = [m for m in reply.moves if list(m.path) == chosen]
+            assert whole, (chosen, reply.moves)
+            played = rules.apply(state, pb.Move(path=chosen)) if len(whole) == 1 else rules.apply(state, whole[0])
+            assert list(played.move.path) == chosen or len(whole) > 1
+        else:
+            actions = [m for m in rules.moves(state) if not m.path]
+            played = rules.apply(state, rng.choice(actions or rules.moves(state)))
+        state = played.state

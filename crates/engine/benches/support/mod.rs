@@ -4,12 +4,13 @@
 //!
 //! The registry hands out `dyn AnyGame`, which speaks text; benchmarks need
 //! the typed [`Game`] so they time the rules and nothing else. [`with_game`]
-//! finds a game by id and variant and calls a generic visitor with it,
-//! wrapped in [`Bounded`] exactly as the service serves it.
+//! finds a game by id and variant in the engine's one list of games
+//! ([`for_each_game`]) and calls a generic visitor with it, wrapped in
+//! [`Bounded`] exactly as the service serves it.
 #![allow(dead_code)]
 
 use parlour_engine::playout::random_playout;
-use parlour_engine::{contiguity, scala, shoulder, squeeze, Bounded, Game, Outcome, Record, Registry};
+use parlour_engine::{for_each_game, Bounded, Game, GameVisitor, Outcome, Record, Registry};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -20,37 +21,28 @@ pub trait Visit {
     fn visit<G: Game>(self, game: &G) -> Self::Out;
 }
 
-/// Calls `v` with the game `id` in `variant`, as the registry builds it;
-/// `None` when there is no such game.
+/// Calls `v` with the game `id` in `variant`, as the registry builds it
+/// (the one list, [`for_each_game`]); `None` when there is no such game.
 pub fn with_game<V: Visit>(id: &str, variant: &str, v: V) -> Option<V::Out> {
-    fn matches<G: Game>(g: &G, id: &str, variant: &str) -> bool {
-        g.description().id == id && g.description().variant == variant
+    struct Find<'a, V: Visit> {
+        id: &'a str,
+        variant: &'a str,
+        v: Option<V>,
+        out: Option<V::Out>,
     }
-    for var in contiguity::Variant::ALL {
-        let g = Bounded::new(contiguity::Contiguity::new(var));
-        if matches(&g, id, variant) {
-            return Some(v.visit(&g));
+    impl<V: Visit> GameVisitor for Find<'_, V> {
+        fn visit<G: Game>(&mut self, g: Bounded<G>) {
+            let d = g.description();
+            if d.id == self.id && d.variant == self.variant {
+                if let Some(v) = self.v.take() {
+                    self.out = Some(v.visit(&g));
+                }
+            }
         }
     }
-    for var in scala::Variant::ALL {
-        let g = Bounded::new(scala::Scala::new(var));
-        if matches(&g, id, variant) {
-            return Some(v.visit(&g));
-        }
-    }
-    for var in shoulder::Variant::ALL {
-        let g = Bounded::new(shoulder::ShoulderToShoulder::new(var));
-        if matches(&g, id, variant) {
-            return Some(v.visit(&g));
-        }
-    }
-    for var in squeeze::Variant::ALL {
-        let g = Bounded::new(squeeze::Squeeze::new(var));
-        if matches(&g, id, variant) {
-            return Some(v.visit(&g));
-        }
-    }
-    None
+    let mut find = Find { id, variant, v: Some(v), out: None };
+    for_each_game(&mut find);
+    find.out
 }
 
 /// Every (id, variant) the registry serves, in its order.

@@ -24,6 +24,9 @@ pub const PIECES: u32 = 6;
 pub const MAX_BID: u8 = 99;
 
 const PLAYER_NAMES: [&str; 2] = ["white", "red"];
+/// The seats of the bidding variant, whose colours are handed out by the
+/// choice.
+const SEAT_NAMES: [&str; 2] = ["seat1", "seat2"];
 
 /// The variants of Contiguity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +81,10 @@ pub struct Position {
     pub bidder: Option<Player>,
     /// Moves the bidder has made in play.
     pub bidder_moves: u8,
+    /// Bidding variant: the seat (0 = `seat1`, 1 = `seat2`) that plays
+    /// white once the choice is made; in the pre-game `to_move` and
+    /// `bidder` are seats, named by the colour of the same index.
+    pub white_seat: Player,
 }
 
 impl Position {
@@ -250,6 +257,16 @@ fn ray_down(run: u128, occupied: u128) -> u128 {
 const TRACK: u128 = (1u128 << CELLS) - 1;
 
 impl Contiguity {
+    /// The seat that plays `colour` (in the pre-game, `to_move` already
+    /// names a seat).
+    fn seat_of_colour(&self, pos: &Position, colour: Player) -> Player {
+        if self.variant == Variant::Bidding && pos.phase == Phase::Play && pos.white_seat != 0 {
+            other(colour)
+        } else {
+            colour
+        }
+    }
+
     pub fn new(variant: Variant) -> Self {
         Contiguity { variant, description: describe(variant) }
     }
@@ -271,6 +288,7 @@ impl Contiguity {
             bid: None,
             bidder: None,
             bidder_moves: 0,
+            white_seat: 0,
         }
     }
 
@@ -423,6 +441,14 @@ fn describe(variant: Variant) -> Description {
             PlayerInfo { name: "white", summary: "moves first".into() },
             PlayerInfo { name: "red", summary: "moves second".into() },
         ],
+        seats: if variant == Variant::Bidding {
+            vec![
+                PlayerInfo { name: "seat1", summary: "bids first; plays the colour the choice gives it".into() },
+                PlayerInfo { name: "seat2", summary: "bids second; plays the other colour".into() },
+            ]
+        } else {
+            vec![]
+        },
         piece_kinds: vec![PieceKindInfo { name: "disk", summary: "slides or jumps one piece in a straight line" }],
         variants: vec![
             VariantInfo { name: "default", summary: "white moves first from the standard set-up", is_default: true },
@@ -462,13 +488,20 @@ impl Game for Contiguity {
             if let Some(v) = r.take(key) {
                 pieces[p as usize] = parse_cells(key, &v, &mut occupied, parse_cell)?;
                 let n = pieces[p as usize].count_ones();
+                if n == 0 {
+                    return Err(RulesError::bad_position(
+                        key,
+                        format!("{key} has no pieces; pieces are never removed"),
+                    ));
+                }
                 if n > PIECES {
                     return Err(RulesError::bad_position(key, format!("{key} has {n} pieces; the game has {PIECES}")));
                 }
             }
         }
         let bidding_keys = ["phase", "bid", "bidder", "bidder_moves"];
-        let mut pos = Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0 };
+        let mut pos =
+            Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0, white_seat: 0 };
         if self.variant == Variant::Default {
             if let Some(k) = bidding_keys.iter().find(|k| r.get(k).is_some()) {
                 return Err(RulesError::bad_position(*k, format!("`{k}` belongs to the bidding variant")));
@@ -529,8 +562,31 @@ impl Game for Contiguity {
                 ));
             }
             pos.bidder_moves = moves as u8;
+            if let Some(v) = r.take("white_seat") {
+                if pos.phase != Phase::Play {
+                    return Err(RulesError::bad_position("white_seat", "`white_seat` is known in play only"));
+                }
+                pos.white_seat = parse_name("white_seat", &v, &SEAT_NAMES)? as Player;
+            }
         }
-        r.finish(&["to_move", "white", "red", "phase", "bid", "bidder", "bidder_moves", "ply", "max_plies"])?;
+        r.finish(&[
+            "to_move",
+            "white",
+            "red",
+            "phase",
+            "bid",
+            "bidder",
+            "bidder_moves",
+            "white_seat",
+            "ply",
+            "max_plies",
+        ])?;
+        for p in [WHITE, RED] {
+            if pieces[p as usize] == 0 {
+                let key = PLAYER_NAMES[p as usize];
+                return Err(RulesError::bad_position(key, format!("{key} has no pieces; pieces are never removed")));
+            }
+        }
         Ok(pos)
     }
 
@@ -548,6 +604,9 @@ impl Game for Contiguity {
         }
         if pos.bidder_moves > 0 {
             r.push("bidder_moves", pos.bidder_moves.to_string());
+        }
+        if pos.white_seat != 0 {
+            r.push("white_seat", SEAT_NAMES[pos.white_seat as usize]);
         }
         r
     }
@@ -654,24 +713,15 @@ impl Game for Contiguity {
                 let Some(r) = best_route(pos.occupied(), from, to) else {
                     return MoveDetails::between(MoveKind::Slide, from, to);
                 };
-                // every cell on the line, from and to included
-                let mut path = Vec::with_capacity(r.distance as usize + 1);
-                path.push(from);
+                // the cells on the line between the two ends
+                let mut passed = Vec::with_capacity(r.distance as usize);
                 let mut c = from;
-                for _ in 0..r.distance {
+                for _ in 1..r.distance {
                     c = step(c, r.dir).expect("route stays on the board");
-                    path.push(c);
+                    passed.push(c);
                 }
                 let kind = if r.jumped.is_some() { MoveKind::Jump } else { MoveKind::Slide };
-                MoveDetails {
-                    kind,
-                    from: Some(from),
-                    to: Some(to),
-                    path,
-                    captured: Vec::new(),
-                    bid: None,
-                    placed: None,
-                }
+                MoveDetails { passed, ..MoveDetails::between(kind, from, to) }
             }
             Move::Bid(n) => MoveDetails { bid: Some(n as u32), ..MoveDetails::action(MoveKind::Bid) },
             _ => MoveDetails::action(MoveKind::Action),
@@ -700,6 +750,7 @@ impl Game for Contiguity {
             Move::First | Move::Second => {
                 // The bidder plays white when it moves first, red when second;
                 // the seats keep their pieces' colours, white moves first.
+                pos.white_seat = if mv == Move::First { pos.to_move } else { other(pos.to_move) };
                 pos.bidder = Some(if mv == Move::First { WHITE } else { RED });
                 pos.phase = Phase::Play;
                 pos.to_move = WHITE;
@@ -748,6 +799,39 @@ impl Game for Contiguity {
             })
             .collect();
         Evaluation::from_outcome(&self.outcome(pos), players)
+    }
+
+    fn result_reason(&self, pos: &Position) -> Option<&'static str> {
+        if pos.phase != Phase::Play {
+            return None;
+        }
+        if [WHITE, RED].iter().any(|&p| connected(pos.pieces[p as usize])) {
+            return Some("connected");
+        }
+        if pos.bid.is_some_and(|b| pos.bidder_moves >= b) {
+            return Some("bid_not_made");
+        }
+        self.outcome(pos).is_over().then_some("no_move")
+    }
+
+    fn seat_to_move(&self, pos: &Position) -> Player {
+        self.seat_of_colour(pos, pos.to_move)
+    }
+
+    fn seat_colour(&self, pos: &Position, seat: Player) -> Option<Player> {
+        match (self.variant, pos.phase) {
+            (Variant::Default, _) => Some(seat),
+            (Variant::Bidding, Phase::Play) => Some(if seat == pos.white_seat { WHITE } else { RED }),
+            _ => None,
+        }
+    }
+
+    fn role(&self, pos: &Position) -> Option<&'static str> {
+        match pos.phase {
+            Phase::Bidding => Some("bidder"),
+            Phase::Choice => Some("chooser"),
+            Phase::Play => None,
+        }
     }
 
     /// In the bidding variant the choice hands colours to seats: the bidder

@@ -236,6 +236,52 @@ pub fn jump_path(occupied: u128, from: u8, to: u8, forbidden: u128) -> Option<Ve
     None
 }
 
+/// Every jump route from `from` to `to` (landings, `from` first), each
+/// landing at most once, shortest first; at most `limit` routes, and the
+/// search gives up after a bounded number of steps.
+pub fn jump_routes(occupied: u128, from: u8, to: u8, forbidden: u128, limit: usize) -> Vec<Vec<u8>> {
+    let over = occupied & !bit(from);
+    let land = BOARD & !over & !forbidden;
+    let mut found = Vec::new();
+    if to == from || land & bit(to) == 0 {
+        return found;
+    }
+    let mut path = vec![from];
+    let mut steps = 0u32;
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        path: &mut Vec<u8>,
+        seen: u128,
+        to: u8,
+        over: u128,
+        land: u128,
+        found: &mut Vec<Vec<u8>>,
+        limit: usize,
+        steps: &mut u32,
+    ) {
+        let c = *path.last().expect("a route has a start");
+        for &(m, l) in jumps(c) {
+            *steps += 1;
+            if found.len() >= limit || *steps > 20_000 {
+                return;
+            }
+            if over & bit(m) == 0 || land & bit(l) == 0 || seen & bit(l) != 0 {
+                continue;
+            }
+            path.push(l);
+            if l == to {
+                found.push(path.clone());
+            } else {
+                walk(path, seen | bit(l), to, over, land, found, limit, steps);
+            }
+            path.pop();
+        }
+    }
+    walk(&mut path, bit(from), to, over, land, &mut found, limit, &mut steps);
+    found.sort_by_key(|r| r.len());
+    found
+}
+
 /// Scala in one ruleset.
 pub struct Scala {
     variant: Variant,
@@ -643,6 +689,7 @@ fn empty_description() -> Description {
                 summary: "moves second; starts at the top; first cell f14; wins by reaching f1".into(),
             },
         ],
+        seats: vec![],
         piece_kinds: vec![PieceKindInfo {
             name: "stone",
             summary: "steps to a neighbouring cell or jumps over stones of either colour",
@@ -865,6 +912,30 @@ impl Game for Scala {
             return Outcome::Won(vec![other(pos.to_move)]);
         }
         Outcome::Ongoing
+    }
+
+    /// A jump's every route (the shortest, which `move_details` shows,
+    /// first); a step's one.
+    fn routes(&self, pos: &Position, mv: Move) -> Vec<Vec<u8>> {
+        if NEIGHBORS[mv.from as usize] & bit(mv.to) != 0 {
+            return vec![vec![mv.from, mv.to]];
+        }
+        let forbidden = bit(FIRST_CELL[pos.to_move as usize]);
+        let mut routes = jump_routes(pos.occupied(), mv.from, mv.to, forbidden, 64);
+        let shown = self.move_details(pos, mv).path;
+        routes.retain(|r| *r != shown);
+        routes.insert(0, shown);
+        routes
+    }
+
+    fn result_reason(&self, pos: &Position) -> Option<&'static str> {
+        if pos.loser.is_some() {
+            return Some("lost_by_own_move");
+        }
+        if self.decided(pos).is_some() {
+            return Some("goal_reached");
+        }
+        (!self.has_legal_move(pos)).then_some("no_move")
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {

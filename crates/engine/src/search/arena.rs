@@ -15,10 +15,11 @@
 //! replays exactly.
 
 use super::{Leaf, Level, SearchConfig, Strategy};
-use crate::dynamic::{AnyGame, MoveInput, SuggestBudget};
 use crate::error::RulesError;
+use crate::front::{AnyGame, MoveInput};
 use crate::game::{Outcome, Player};
 use crate::notation::Record;
+use crate::search::SuggestBudget;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;

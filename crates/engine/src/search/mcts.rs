@@ -26,8 +26,8 @@
 //! the iteration budget is smaller than the number of moves), so every
 //! win in one, and every reply that loses at once, is seen.
 
+use super::{Candidate, SuggestBudget, Suggestion};
 use super::{Evaluator, DEFAULT_MAX_NODES};
-use crate::dynamic::{move_view, Candidate, SuggestBudget, Suggestion};
 use crate::game::{Game, Outcome, Player};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;
@@ -188,7 +188,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         &mut self,
         budget: &SuggestBudget,
         every: Duration,
-        report: &mut dyn FnMut(&Suggestion) -> bool,
+        report: &mut dyn FnMut(&Suggestion<G::Move>) -> bool,
     ) {
         let deadline = budget.time_limit.and_then(|t| self.started.checked_add(t));
         let max_iterations = if budget.max_iterations == 0 { u64::MAX } else { budget.max_iterations };
@@ -550,16 +550,15 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
     }
 
     /// The analysis so far; `None` when the root has no move.
-    pub fn suggestion(&self) -> Option<Suggestion> {
+    pub fn suggestion(&self) -> Option<Suggestion<G::Move>> {
         let order = self.ranked(0);
         let &best = order.first()?;
-        let game = self.game;
         let mover = self.nodes[best].mover as usize;
         let candidates = order
             .iter()
             .take(10)
             .map(|&c| Candidate {
-                mv: move_view(game, &self.root, self.nodes[c].mv.expect("a child has a move")),
+                mv: self.nodes[c].mv.expect("a child has a move"),
                 value: self.value(c, mover),
                 visits: self.nodes[c].visits as u64,
             })
@@ -574,7 +573,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         let mut node = best;
         loop {
             let mv = self.nodes[node].mv.expect("a child has a move");
-            principal_variation.push(game.move_notation(&pos, mv));
+            principal_variation.push(mv);
             self.advance(&mut pos, &mut perm, mv);
             if principal_variation.len() >= 24 {
                 break;
@@ -584,7 +583,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                 _ => break,
             }
         }
-        let mv = move_view(game, &self.root, self.nodes[best].mv.expect("a child has a move"));
+        let mv = self.nodes[best].mv.expect("a child has a move");
         Some(Suggestion {
             mv,
             values,

@@ -23,8 +23,9 @@ pub mod arena;
 pub mod level;
 pub mod mcts;
 
-use crate::dynamic::{SuggestBudget, Suggestion};
 use crate::game::{Game, Player};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Duration;
 
 pub use level::{Level, LEVELS};
@@ -36,6 +37,50 @@ pub const DEFAULT_MAX_NODES: u64 = 2_000_000;
 
 /// How often [`analyze`] reports when asked for no interval.
 pub const DEFAULT_REPORT_INTERVAL: Duration = Duration::from_millis(100);
+
+/// The limits of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SuggestBudget {
+    pub seed: u64,
+    /// Upper bound on positions examined; 0 = no bound of this kind.
+    pub max_iterations: u64,
+    pub time_limit: Option<Duration>,
+    /// Most search-tree nodes (the memory cap); 0 = [`DEFAULT_MAX_NODES`].
+    /// Once reached the tree stops growing; the search goes on until time
+    /// or iterations run out.
+    pub max_nodes: u64,
+    /// Who answers: the tree search (default) or the greedy baseline.
+    pub player: Strategy,
+    /// Raised (by a cancelled call) to stop the search at once; it then
+    /// answers with the best move found so far.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// One candidate move considered by the search, as the game's own move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate<M> {
+    pub mv: M,
+    /// Value for the player to move, in [-1, 1].
+    pub value: f64,
+    pub visits: u64,
+}
+
+/// What a search answers, in the game's own moves (the object-safe front
+/// renders them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion<M> {
+    pub mv: M,
+    /// Estimated value per player, in seat order, in [-1, 1].
+    pub values: Vec<f64>,
+    /// The moves considered, best first.
+    pub candidates: Vec<Candidate<M>>,
+    /// Expected continuation, starting with `mv`: each move is one of the
+    /// position reached by the moves before it.
+    pub principal_variation: Vec<M>,
+    pub iterations: u64,
+    /// Whether the value is proven (a win or loss found by exact search).
+    pub proven: bool,
+}
 
 /// Who answers a SuggestMove call.
 #[derive(Clone, Debug, PartialEq)]
@@ -83,7 +128,7 @@ impl<G: Game> Evaluator<G> for NeutralEval {
 
 /// Picks a move for the player to move within `budget`, or `None` once the
 /// game is over.
-pub fn suggest<G: Game>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion> {
+pub fn suggest<G: Game>(game: &G, pos: &G::Position, budget: &SuggestBudget) -> Option<Suggestion<G::Move>> {
     analyze(game, pos, budget, Duration::MAX, &mut |_| true)
 }
 
@@ -95,8 +140,8 @@ pub fn analyze<G: Game>(
     pos: &G::Position,
     budget: &SuggestBudget,
     every: Duration,
-    report: &mut dyn FnMut(&Suggestion) -> bool,
-) -> Option<Suggestion> {
+    report: &mut dyn FnMut(&Suggestion<G::Move>) -> bool,
+) -> Option<Suggestion<G::Move>> {
     match &budget.player {
         Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
         Strategy::Mcts(config) => {

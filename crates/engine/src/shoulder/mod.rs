@@ -473,6 +473,7 @@ fn describe(variant: Variant, b: &Board) -> Description {
                   squeezing through a corner; the first to join all twelve of its pieces into one group ends the \
                   game, the others score a penalty per group; a match is three games (two with two players).",
         players,
+        seats: vec![],
         piece_kinds,
         variants: vec![
             VariantInfo {
@@ -702,16 +703,15 @@ impl Game for ShoulderToShoulder {
             Move::Straight { from, to } => {
                 let mut d = MoveDetails::between(MoveKind::Straight, from, to);
                 if let Some(dir) = self.board.line(from, to) {
-                    let mut path = vec![from];
+                    // the cells on the line between the two ends
                     let mut c = from;
-                    while c != to {
-                        match self.board.step[c as usize][dir] {
-                            Some(n) => c = n,
-                            None => break,
+                    while let Some(n) = self.board.step[c as usize][dir] {
+                        if n == to {
+                            break;
                         }
-                        path.push(c);
+                        d.passed.push(n);
+                        c = n;
                     }
-                    d.path = path;
                 }
                 d
             }
@@ -776,6 +776,34 @@ impl Game for ShoulderToShoulder {
             winners,
         });
         e
+    }
+
+    fn result_reason(&self, pos: &Position) -> Option<&'static str> {
+        if self.winner(pos).is_some() {
+            return Some("connected");
+        }
+        self.outcome(pos).is_over().then_some("no_move")
+    }
+
+    fn owner_key(&self, piece: &PieceAt) -> &'static str {
+        match piece.owner {
+            Owner::Player(p) => COLOURS[p as usize],
+            // The two-player game's blockers are blue's pieces.
+            Owner::Neutral => COLOURS[BLUE as usize],
+        }
+    }
+
+    fn match_standing(&self, pos: &Position) -> Option<MatchStanding> {
+        if self.outcome(pos).is_over() {
+            return Game::evaluate(self, pos).match_standing;
+        }
+        Some(MatchStanding {
+            game_number: pos.game as u32,
+            games_in_match: pos.games as u32,
+            totals: (0..self.seats()).map(|p| pos.penalties[p as usize]).collect(),
+            finished: false,
+            winners: vec![],
+        })
     }
 
     /// Starts the next game of the match from the last position of a game:

@@ -222,10 +222,11 @@ fn straight_move_passes_an_empty_opponent_home_but_never_ends_there() {
     assert_eq!(e.kind, ErrorKind::IllegalMove);
     assert_eq!(e.cell.as_deref(), Some("g7"));
     assert!(e.message.contains("g7 is green's home"), "{}", e.message);
-    // The details show every cell passed, g7 included.
+    // The details show the two landings, and every cell passed, g7 included.
     let d = g.move_details(&pos, Move::Straight { from: cell("g4"), to: cell("g9") });
     assert_eq!(d.kind, MoveKind::Straight);
-    assert_eq!(d.path, vec![cell("g4"), cell("g5"), cell("g6"), cell("g7"), cell("g8"), cell("g9")]);
+    assert_eq!(d.path, vec![cell("g4"), cell("g9")]);
+    assert_eq!(d.passed, vec![cell("g5"), cell("g6"), cell("g7"), cell("g8")]);
 }
 
 #[test]
@@ -807,8 +808,8 @@ fn perft_three_player_start() {
     //   m2: ne l4 k6 j7 i8 h8 g9 f9 e9 (8), nw l3..f2 (7)    15 + sq l5 k5 l2  = 18
     //   m5: nw l6 k7 j7 i7 (4)                                4 + sq k8 l5      = 6
     //   total 182.
-    // Depths 2 and 3 agree with an independent Python implementation
-    // (`perft_check.py` beside this file).
+    // Deeper counts are in tests/perft.txt; depths 2 and 3 agree with an
+    // independent Python implementation (scripts/shoulder-perft-check.py).
     let g = three();
     let start = g.start();
     let per_piece: Vec<(String, usize)> = Bits(start.pieces[0])
@@ -833,8 +834,6 @@ fn perft_three_player_start() {
     ];
     assert_eq!(per_piece, expect.iter().map(|&(n, k)| (n.to_string(), k)).collect::<Vec<_>>());
     assert_eq!(perft(&g, &start, 1), 182);
-    assert_eq!(perft(&g, &start, 2), 32_182);
-    assert_eq!(perft(&g, &start, 3), 5_554_042);
 }
 
 #[test]
@@ -861,8 +860,6 @@ fn perft_two_player_start() {
     let g = two();
     let start = g.start();
     assert_eq!(perft(&g, &start, 1), 123);
-    assert_eq!(perft(&g, &start, 2), 14_836);
-    assert_eq!(perft(&g, &start, 3), 1_812_517);
 }
 
 // ------------------------------------------------------- random playouts
@@ -1009,14 +1006,4 @@ fn legal_move_generation_speed() {
     let per = t.elapsed() / n;
     println!("legal moves from the start: {} moves, {per:?} per generation", moves.len());
     assert!(per < std::time::Duration::from_micros(3));
-}
-
-#[test]
-#[ignore = "slow in debug; run with --release -- --ignored"]
-fn perft_depth_four() {
-    // Engine-computed (release build); depths 1-3 are cross-checked above.
-    let g = three();
-    assert_eq!(perft(&g, &g.start(), 4), 954_007_403);
-    let g = two();
-    assert_eq!(perft(&g, &g.start(), 4), 217_119_331);
 }

@@ -321,8 +321,10 @@ impl Squeeze {
                 }
             } else if opp & bit(c) != 0 {
                 // a run of opposing kings: all taken against the mover's own
-                // king; else, unless a stone follows, all but the last (which
-                // brackets them).
+                // king; else all but the last, which brackets them whatever
+                // lies beyond it (a stone, an empty cell, the edge): the line
+                // between the mover and the last king holds kings only. A
+                // single opposing king is taken only against the mover's own.
                 let mut run = 0u64;
                 let mut last = c;
                 while c != NONE && opp & bit(c) != 0 {
@@ -332,7 +334,7 @@ impl Squeeze {
                 }
                 if c != NONE && mine & bit(c) != 0 {
                     kings |= run;
-                } else if c == NONE || pos.stones & bit(c) == 0 {
+                } else {
                     kings |= run & !bit(last);
                 }
             }
@@ -631,6 +633,13 @@ fn describe(variant: Variant, g: &Geometry) -> Description {
                 name: "black",
                 summary: format!("{k} black kings; in the pre-game player 1 stands for the chooser's seat"),
             },
+        ],
+        seats: vec![
+            PlayerInfo {
+                name: "seat1",
+                summary: "the setter: sets up the board, then plays the colour the choice leaves it".into(),
+            },
+            PlayerInfo { name: "seat2", summary: "the chooser: picks a colour or takes the bait".into() },
         ],
         piece_kinds: vec![
             PieceKindInfo { name: "king", summary: king_summary },
@@ -1064,6 +1073,49 @@ impl Game for Squeeze {
             return Outcome::Won(vec![other(me)]);
         }
         Outcome::Ongoing
+    }
+
+    fn result_reason(&self, pos: &Position) -> Option<&'static str> {
+        if pos.phase != Phase::Play {
+            return None;
+        }
+        if pos.captured.iter().any(|&c| c >= WIN) {
+            return Some("ten_stones");
+        }
+        if pos.kings.contains(&0) {
+            return Some("no_kings");
+        }
+        (!self.has_move(pos, pos.to_move)).then_some("no_move")
+    }
+
+    /// Seat 1 sets up and seat 2 chooses; once colours are chosen, seat 1
+    /// plays the setter's colour (white when a game starts from a play
+    /// position that does not say).
+    fn seat_to_move(&self, pos: &Position) -> Player {
+        match (pos.phase, pos.setter) {
+            (Phase::Play, Some(s)) => (pos.to_move != s) as Player,
+            _ => pos.to_move,
+        }
+    }
+
+    fn seat_colour(&self, pos: &Position, seat: Player) -> Option<Player> {
+        match (pos.phase, pos.setter) {
+            (Phase::Play, Some(s)) => Some(if seat == 0 { s } else { other(s) }),
+            (Phase::Play, None) => Some(seat),
+            _ => None,
+        }
+    }
+
+    fn to_move_name(&self, pos: &Position) -> &'static str {
+        if pos.phase == Phase::Play {
+            COLOURS[pos.to_move as usize]
+        } else {
+            SEATS[pos.to_move as usize]
+        }
+    }
+
+    fn role(&self, pos: &Position) -> Option<&'static str> {
+        (pos.phase != Phase::Play).then(|| SEATS[pos.to_move as usize])
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {

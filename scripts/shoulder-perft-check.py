@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """Independent perft for Shoulder to Shoulder (cross-check of the Rust engine).
 
-Written from RULES.md alone, walking cells one by one (no bitboards):
-    python3 crates/engine/src/shoulder/perft_check.py [max_depth]
+Written from the rules (docs/rules/shoulder-to-shoulder.md) alone, walking
+cells one by one (no bitboards), on the engine's board data
+(crates/engine/src/shoulder/board.json):
+    python3 scripts/shoulder-perft-check.py [max_depth]
 prints perft 1..max_depth (default 3) from the three- and two-player starts.
-Expected: 182, 32182, 5554042 and 123, 14836, 1812517 (depth 3 takes a few s).
+Expected: the counts of crates/engine/tests/perft.txt, 182, 32182, 5554042
+and 123, 14836, 1812517 (depth 3 takes minutes). crates/engine/tests/perft.rs
+runs it to depth 2 when python3 is present.
 """
 import json
 import os
 import sys
 
-BOARD = json.load(open(os.path.join(os.path.dirname(__file__), "board.json")))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+with open(os.path.join(ROOT, "crates", "engine", "src", "shoulder", "board.json")) as f:
+    BOARD = json.load(f)
 COLOURS = ["red", "green", "blue"]
 CELLS = sorted(BOARD["cells"], key=lambda c: (c["r"], c["q"]))
 NAMES = [c["name"] for c in CELLS]

@@ -1,0 +1,577 @@
+//! [`AnyGame`]: every [`Game`] behind one object-safe front that answers in
+//! the service's terms — seat names, the key that lists each piece, move
+//! text, why a game ended — in one pass, so the service holds all games in
+//! one table and never prints a position to parse it again.
+//!
+//! The front is the only place that turns a game's own moves (of a search,
+//! say) into text: [`crate::search`] returns typed results and the front
+//! renders them.
+
+use crate::describe::Description;
+use crate::error::{ErrorKind, RulesError};
+use crate::game::{Cell, Evaluation, Game, MatchStanding, MoveDetails, Outcome, Owner, Player};
+use crate::notation::Record;
+use crate::search::{self, Candidate as TypedCandidate, Suggestion as TypedSuggestion};
+use std::time::Duration;
+
+pub use crate::search::{Strategy, SuggestBudget};
+
+/// A piece as the service shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceView {
+    pub cell: Cell,
+    /// The position key whose list holds the piece (a colour, `stones`, or
+    /// `blue` for Shoulder to Shoulder's two-player blockers): echoing the
+    /// piece back under it gives the same state.
+    pub key: &'static str,
+    pub owner: Owner,
+    pub kind: &'static str,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResultView {
+    /// The colours that won (none for a draw or while the game goes on).
+    pub winners: Vec<Player>,
+    /// The seats that won.
+    pub winner_seats: Vec<Player>,
+    /// Why the game ended, in the game's words (see [`Game::result_reason`]);
+    /// `None` while it goes on.
+    pub reason: Option<&'static str>,
+}
+
+/// A state as the service shows it, computed in one pass.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateView {
+    /// The canonical position text.
+    pub position: String,
+    /// The same, as pairs.
+    pub record: Record,
+    /// The colour (or, in a pre-game, the pre-game index) to move.
+    pub to_move: Player,
+    /// `to_move` as the position text writes it.
+    pub to_move_name: &'static str,
+    /// The seat to move: an index of [`Description::seats`].
+    pub seat_to_move: Player,
+    /// The colour each seat plays, in seat order, once known.
+    pub seat_colours: Vec<Option<Player>>,
+    /// The role of the seat to move in this phase (`setter`, `chooser`,
+    /// `bidder`), if any.
+    pub role: Option<&'static str>,
+    pub phase: &'static str,
+    pub pieces: Vec<PieceView>,
+    pub outcome: Outcome,
+    pub result: ResultView,
+    /// The match's standing, for games played as matches.
+    pub standing: Option<MatchStanding>,
+}
+
+impl StateView {
+    /// The seat to move as the position text names it.
+    pub fn to_move_name(&self) -> &str {
+        self.to_move_name
+    }
+
+    /// The record's pairs that are neither `to_move` nor a list of pieces:
+    /// phase, counters, match data, options.
+    pub fn fields<'a>(&'a self, d: &'a Description) -> impl Iterator<Item = &'a (String, String)> + 'a {
+        let listed = |k: &str| {
+            k == "to_move"
+                || k == "stones"
+                || d.players.iter().any(|p| p.name == k)
+                || self.pieces.iter().any(|p| p.key == k)
+        };
+        self.record.entries().iter().filter(move |(k, _)| !listed(k))
+    }
+}
+
+/// A legal move as the service shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveView {
+    pub notation: String,
+    pub details: MoveDetails,
+}
+
+/// What ApplyMove reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ApplyView {
+    /// The move as made, in canonical notation, described before it was made.
+    pub played: MoveView,
+    /// Who made it: the colour (or pre-game index) to move before it.
+    pub mover: Player,
+    /// Who made it, as the position text names it (a colour in play; a
+    /// game's own role name, e.g. `setter`, in a pre-game phase).
+    pub mover_name: &'static str,
+    /// The seat that made it.
+    pub mover_seat: Player,
+    /// The state after the move.
+    pub state: StateView,
+    /// For each player index before the move, its index after: the
+    /// identity, except where a pie or bidding choice hands colours to
+    /// seats (see [`Game::player_after`]).
+    pub renumbered: Vec<Player>,
+    /// The legal moves after it, when asked for.
+    pub next_moves: Option<Vec<MoveView>>,
+}
+
+/// A move given by fields, as a client may send it; every field given must
+/// agree with the others.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveFields {
+    pub notation: String,
+    pub from: String,
+    pub to: String,
+    /// The landings, `from` and `to` included.
+    pub path: Vec<String>,
+    pub bid: Option<u32>,
+}
+
+/// How a move is given to [`AnyGame::apply`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveInput {
+    Notation(String),
+    Fields(MoveFields),
+}
+
+/// One candidate move considered by the suggester.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: MoveView,
+    /// Value for the player to move, in [-1, 1].
+    pub value: f64,
+    pub visits: u64,
+}
+
+/// What SuggestMove answers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    pub mv: MoveView,
+    /// Estimated value per player, in seat order, in [-1, 1].
+    pub values: Vec<f64>,
+    /// The moves considered, best first.
+    pub candidates: Vec<Candidate>,
+    /// Expected continuation, starting with `mv`.
+    pub principal_variation: Vec<String>,
+    pub iterations: u64,
+    /// Whether the value is proven (a win or loss found by exact search).
+    pub proven: bool,
+}
+
+/// What click-by-click entry answers: the moves consistent with the cells
+/// chosen so far, and the cells that may be chosen next.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EntryView {
+    pub moves: Vec<MoveView>,
+    /// Cells that extend the choice towards at least one legal move, in
+    /// board order.
+    pub next_cells: Vec<Cell>,
+    /// Whether the cells chosen so far are a whole move's clicks (some move
+    /// in `moves` is complete).
+    pub complete: bool,
+}
+
+/// Every game, object-safe: positions go in as records, views come out.
+pub trait AnyGame: Send + Sync {
+    fn description(&self) -> &Description;
+    /// The start position.
+    fn start(&self) -> StateView;
+    /// The first position of the next game of a match, from a finished game.
+    fn next_game(&self, finished: Record) -> Result<StateView, RulesError>;
+    /// Parses a position and shows it canonically.
+    fn load(&self, record: Record) -> Result<StateView, RulesError>;
+    /// The position and its legal moves.
+    fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError>;
+    /// Click-by-click entry: the position, and the legal moves whose clicks
+    /// (their landings, or a placement's cell) begin with `chosen`.
+    fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError>;
+    /// Makes one move; with `next_moves`, also lists the moves after it.
+    fn apply(&self, record: Record, mv: &MoveInput) -> Result<ApplyView, RulesError> {
+        self.apply_with(record, mv, false)
+    }
+    /// [`AnyGame::apply`], listing the next legal moves when `next_moves`.
+    fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError>;
+    /// The position and the game's measures.
+    fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError>;
+    /// A good move for the player to move.
+    fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError> {
+        self.analyze(record, budget, Duration::MAX, &mut |_| true)
+    }
+    /// [`AnyGame::suggest`], calling `report` with the analysis so far every
+    /// `every` while the search runs; the search stops when `report` returns
+    /// `false`. Returns the final analysis.
+    fn analyze(
+        &self,
+        record: Record,
+        budget: &SuggestBudget,
+        every: Duration,
+        report: &mut dyn FnMut(&Suggestion) -> bool,
+    ) -> Result<(StateView, Suggestion), RulesError>;
+    /// The state after a legal move given by its notation (for a
+    /// suggestion's state after).
+    fn after(&self, record: Record, notation: &str) -> Result<StateView, RulesError> {
+        Ok(self.apply(record, &MoveInput::Notation(notation.to_string()))?.state)
+    }
+
+    // Records and keys (see [`crate::keys`], [`crate::records`]).
+
+    /// The position key, its hash and the symmetry key of a state.
+    fn keys(&self, view: &StateView) -> crate::keys::Keys;
+    /// Replays `moves` from `start`, stopping at the first illegal one.
+    fn replay(&self, start: Record, moves: &[String], keep_states: bool) -> Result<crate::records::Replay, RulesError>;
+}
+
+/// Shows a position of a typed game, in one pass.
+pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
+    let d = game.description();
+    let record = game.to_record(pos);
+    let outcome = game.outcome(pos);
+    let seats = d.seats().len() as Player;
+    let seat_colours: Vec<Option<Player>> = (0..seats).map(|s| game.seat_colour(pos, s)).collect();
+    let seat_of = |colour: Player| seat_colours.iter().position(|&c| c == Some(colour)).unwrap_or(colour as usize);
+    let winners = outcome.winners().to_vec();
+    let winner_seats = winners.iter().map(|&w| seat_of(w) as Player).collect();
+    let to_move_name = game.to_move_name(pos);
+    let pieces = game
+        .pieces(pos)
+        .into_iter()
+        .map(|p| PieceView { cell: p.cell, key: game.owner_key(&p), owner: p.owner, kind: p.kind })
+        .collect();
+    let result = ResultView { winners, winner_seats, reason: game.result_reason(pos) };
+    StateView {
+        position: record.to_string(),
+        record,
+        to_move: game.to_move(pos),
+        to_move_name,
+        seat_to_move: game.seat_to_move(pos),
+        seat_colours,
+        role: game.role(pos),
+        phase: game.phase(pos),
+        pieces,
+        outcome,
+        result,
+        standing: game.match_standing(pos),
+    }
+}
+
+/// Shows a legal move of a typed game.
+pub fn move_view<G: Game>(game: &G, pos: &G::Position, mv: G::Move) -> MoveView {
+    MoveView { notation: game.move_notation(pos, mv), details: game.move_details(pos, mv) }
+}
+
+/// The `GAME_OVER` error of a finished position: its winners and reason.
+pub fn game_over<G: Game>(game: &G, pos: &G::Position, what: &str) -> RulesError {
+    let d = game.description();
+    let why = match game.outcome(pos) {
+        Outcome::Won(w) => {
+            let names: Vec<&str> = w.iter().map(|&p| d.players[p as usize].name).collect();
+            format!("{} won", names.join(" and "))
+        }
+        _ => "it ended without a winner".to_string(),
+    };
+    let reason = game.result_reason(pos).map(|r| format!(" ({r})")).unwrap_or_default();
+    RulesError::new(ErrorKind::GameOver, format!("{what}: the game is over: {why}{reason}")).with_field("state")
+}
+
+/// Parses `text` as a move of `pos`, refusing it once the game is over and
+/// whenever the game's own parser accepts something it would not list.
+pub fn checked_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<G::Move, RulesError> {
+    if game.outcome(pos).is_over() {
+        return Err(game_over(game, pos, text));
+    }
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(RulesError::illegal_move("no move given: set move.notation, or move.from_cell and move.to_cell")
+            .with_field("move.notation"));
+    }
+    let mv = game.parse_move(pos, text).map_err(|e| on_field(e, "move.notation"))?;
+    let mut legal = Vec::new();
+    game.legal_moves(pos, &mut legal);
+    if !legal.contains(&mv) {
+        return Err(RulesError::illegal_move(format!("{text} is not a legal move here")).with_field("move.notation"));
+    }
+    Ok(mv)
+}
+
+/// `e` pointed at the request field `field` when it names just `move`.
+fn on_field(mut e: RulesError, field: &str) -> RulesError {
+    if e.field.as_deref().is_none_or(|f| f == "move") {
+        e.field = Some(field.to_string());
+    }
+    e
+}
+
+/// The route a notation of cells joined by `-` spells, when it is one of
+/// `mv`'s routes other than the one shown by default.
+fn spelled_route<G: Game>(game: &G, pos: &G::Position, mv: G::Move, text: &str) -> Option<Vec<Cell>> {
+    let d = game.description();
+    let cells: Option<Vec<Cell>> = text.split('-').map(|c| d.cell_index(c.trim())).collect();
+    let cells = cells.filter(|c| c.len() > 2)?;
+    let routes = game.routes(pos, mv);
+    (routes.len() > 1 && routes[1..].contains(&cells)).then_some(cells)
+}
+
+/// Resolves a move given by fields: every field given must agree with the
+/// others, and together they must name exactly one legal move. Returns the
+/// move, and the route the client gave when it is not the one shown by
+/// default (to report the move along it).
+pub fn resolve_move<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    input: &MoveInput,
+) -> Result<(G::Move, Option<Vec<Cell>>), RulesError> {
+    let f = match input {
+        MoveInput::Notation(text) => {
+            let mv = checked_move(game, pos, text)?;
+            return Ok((mv, spelled_route(game, pos, mv, text)));
+        }
+        MoveInput::Fields(f) => f,
+    };
+    let d = game.description();
+    if game.outcome(pos).is_over() {
+        return Err(game_over(game, pos, "move"));
+    }
+    // Each cell name given must be a cell.
+    let cell_of = |field: &str, name: &str| {
+        d.cell_index(name.trim()).ok_or_else(|| {
+            RulesError::illegal_move(format!("{field}: `{name}` is not a cell of this board"))
+                .with_field(field)
+                .with_cell(name)
+        })
+    };
+    let from = (!f.from.trim().is_empty()).then(|| cell_of("move.from_cell", &f.from)).transpose()?;
+    let to = (!f.to.trim().is_empty()).then(|| cell_of("move.to_cell", &f.to)).transpose()?;
+    let path: Vec<Cell> =
+        f.path.iter().enumerate().map(|(i, c)| cell_of(&format!("move.path[{i}]"), c)).collect::<Result<_, _>>()?;
+    // Which given field disagrees with a move's details, if any.
+    let disagrees = |m: G::Move, det: &MoveDetails| -> Option<&'static str> {
+        if from.is_some() && det.from != from {
+            return Some("move.from_cell");
+        }
+        if to.is_some() && det.to != to {
+            return Some("move.to_cell");
+        }
+        if !path.is_empty() && det.path != path && !game.routes(pos, m).contains(&path) {
+            return Some("move.path");
+        }
+        if f.bid.is_some() && det.bid != f.bid {
+            return Some("move.bid");
+        }
+        None
+    };
+    if !f.notation.trim().is_empty() {
+        let mv = checked_move(game, pos, &f.notation)?;
+        let det = game.move_details(pos, mv);
+        if let Some(field) = disagrees(mv, &det) {
+            let given = match field {
+                "move.from_cell" => f.from.clone(),
+                "move.to_cell" => f.to.clone(),
+                "move.path" => f.path.join("-"),
+                _ => f.bid.map(|b| b.to_string()).unwrap_or_default(),
+            };
+            return Err(RulesError::illegal_move(format!(
+                "move.notation `{}` and {field} `{given}` name different moves: give one, or make them agree",
+                f.notation.trim()
+            ))
+            .with_field(field));
+        }
+        let route = spelled_route(game, pos, mv, &f.notation)
+            .or_else(|| (!path.is_empty() && path != det.path).then(|| path.clone()));
+        return Ok((mv, route));
+    }
+    if from.is_none() && to.is_none() && path.is_empty() && f.bid.is_none() {
+        return Err(RulesError::illegal_move("no move given: set move.notation, or move.from_cell and move.to_cell")
+            .with_field("move.notation"));
+    }
+    let mut legal = Vec::new();
+    game.legal_moves(pos, &mut legal);
+    let matching: Vec<G::Move> =
+        legal.iter().copied().filter(|&m| disagrees(m, &game.move_details(pos, m)).is_none()).collect();
+    match matching.as_slice() {
+        [m] => {
+            let shown = !path.is_empty() && game.move_details(pos, *m).path != path;
+            Ok((*m, shown.then(|| path.clone())))
+        }
+        [] => {
+            // Let the game explain a from-to move it refuses.
+            if let (Some(a), Some(b)) = (from, to) {
+                let text = format!("{}-{}", d.cell_name(a), d.cell_name(b));
+                if let Err(e) = game.parse_move(pos, &text) {
+                    return Err(on_field(e, if path.is_empty() { "move.to_cell" } else { "move.path" }));
+                }
+            }
+            let field = if !path.is_empty() {
+                "move.path"
+            } else if f.bid.is_some() {
+                "move.bid"
+            } else if to.is_some() {
+                "move.to_cell"
+            } else {
+                "move.from_cell"
+            };
+            Err(RulesError::illegal_move(format!("no legal move here matches {field}")).with_field(field))
+        }
+        many => {
+            let names: Vec<String> = many.iter().take(6).map(|&m| game.move_notation(pos, m)).collect();
+            let field = if to.is_none() { "move.to_cell" } else { "move.notation" };
+            Err(RulesError::illegal_move(format!(
+                "{} legal moves match ({}{}): give more of the move, or move.notation",
+                many.len(),
+                names.join(", "),
+                if many.len() > 6 { ", ..." } else { "" }
+            ))
+            .with_field(field))
+        }
+    }
+}
+
+/// Renders a typed search result.
+fn render<G: Game>(game: &G, pos: &G::Position, s: &TypedSuggestion<G::Move>) -> Suggestion {
+    let mut pv = Vec::with_capacity(s.principal_variation.len());
+    let mut p = pos.clone();
+    for &m in &s.principal_variation {
+        pv.push(game.move_notation(&p, m));
+        game.play(&mut p, m);
+    }
+    Suggestion {
+        mv: move_view(game, pos, s.mv),
+        values: s.values.clone(),
+        candidates: s
+            .candidates
+            .iter()
+            .map(|c: &TypedCandidate<G::Move>| Candidate {
+                mv: move_view(game, pos, c.mv),
+                value: c.value,
+                visits: c.visits,
+            })
+            .collect(),
+        principal_variation: pv,
+        iterations: s.iterations,
+        proven: s.proven,
+    }
+}
+
+impl<G: Game> AnyGame for G {
+    fn description(&self) -> &Description {
+        Game::description(self)
+    }
+
+    fn start(&self) -> StateView {
+        view(self, &Game::start(self))
+    }
+
+    fn next_game(&self, finished: Record) -> Result<StateView, RulesError> {
+        let pos = self.from_record(finished)?;
+        Ok(view(self, &Game::next_game(self, &pos)?))
+    }
+
+    fn load(&self, record: Record) -> Result<StateView, RulesError> {
+        let pos = self.from_record(record)?;
+        Ok(view(self, &pos))
+    }
+
+    fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError> {
+        let pos = self.from_record(record)?;
+        let mut legal = Vec::new();
+        self.legal_moves(&pos, &mut legal);
+        let moves = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
+        Ok((view(self, &pos), moves))
+    }
+
+    fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError> {
+        let pos = self.from_record(record)?;
+        let d = Game::description(self);
+        let chosen: Vec<Cell> = chosen
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                d.cell_index(c.trim()).ok_or_else(|| {
+                    RulesError::illegal_move(format!("`{c}` is not a cell of this board"))
+                        .with_field(format!("chosen_cells[{i}]"))
+                        .with_cell(c.as_str())
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let mut legal = Vec::new();
+        self.legal_moves(&pos, &mut legal);
+        let mut next = 0u128;
+        let mut complete = false;
+        let mut moves = Vec::new();
+        // A move's clicks are its landings (any of its routes), a
+        // placement's cell, or none (a bid or action is chosen by notation).
+        for m in legal {
+            let mut det = self.move_details(&pos, m);
+            let mut listed = false;
+            let routes = if chosen.is_empty() { vec![det.path.clone()] } else { self.routes(&pos, m) };
+            for route in routes {
+                if !route.starts_with(&chosen) {
+                    continue;
+                }
+                listed = true;
+                if let Some(&c) = route.get(chosen.len()) {
+                    next |= 1u128 << c;
+                } else if !chosen.is_empty() {
+                    complete = true;
+                    det.path = route;
+                }
+            }
+            if listed {
+                moves.push(MoveView { notation: self.move_notation(&pos, m), details: det });
+            }
+        }
+        let next_cells = crate::bits::Bits(next).collect();
+        Ok((view(self, &pos), EntryView { moves, next_cells, complete }))
+    }
+
+    fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
+        let mut pos = self.from_record(record)?;
+        let (m, route) = resolve_move(self, &pos, mv)?;
+        let mut played = move_view(self, &pos, m);
+        if let Some(route) = route {
+            played.details.path = route;
+        }
+        let mover = self.to_move(&pos);
+        let mover_seat = self.seat_to_move(&pos);
+        let d = Game::description(self);
+        let mover_name = self.to_move_name(&pos);
+        let renumbered = (0..d.players.len() as Player).map(|p| self.player_after(&pos, m, p)).collect();
+        self.play(&mut pos, m);
+        let next_moves = next_moves.then(|| {
+            let mut legal = Vec::new();
+            self.legal_moves(&pos, &mut legal);
+            legal.into_iter().map(|m| move_view(self, &pos, m)).collect()
+        });
+        Ok(ApplyView { played, mover, mover_name, mover_seat, state: view(self, &pos), renumbered, next_moves })
+    }
+
+    fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
+        let pos = self.from_record(record)?;
+        Ok((view(self, &pos), Game::evaluate(self, &pos)))
+    }
+
+    fn analyze(
+        &self,
+        record: Record,
+        budget: &SuggestBudget,
+        every: Duration,
+        report: &mut dyn FnMut(&Suggestion) -> bool,
+    ) -> Result<(StateView, Suggestion), RulesError> {
+        let pos = self.from_record(record)?;
+        if self.outcome(&pos).is_over() {
+            return Err(game_over(self, &pos, "there is no move to suggest"));
+        }
+        let mut typed_report = |s: &TypedSuggestion<G::Move>| report(&render(self, &pos, s));
+        let s = search::analyze(self, &pos, budget, every, &mut typed_report)
+            .ok_or_else(|| game_over(self, &pos, "there is no move to suggest"))?;
+        Ok((view(self, &pos), render(self, &pos, &s)))
+    }
+
+    // Records and keys.
+
+    fn keys(&self, view: &StateView) -> crate::keys::Keys {
+        crate::keys::keys(self, &view.record, view.phase)
+    }
+
+    fn replay(&self, start: Record, moves: &[String], keep_states: bool) -> Result<crate::records::Replay, RulesError> {
+        crate::records::replay(self, start, moves, keep_states)
+    }
+}

@@ -1,0 +1,59 @@
+//! The level budgets are written once, in `search::level::LEVELS`; the one
+//! table of them in the docs (docs/ai.md, "Budgets, levels, limits") must
+//! say the same, so it is checked here rather than trusted.
+
+use parlour_engine::search::level::LEVELS;
+
+#[test]
+fn the_levels_table_in_docs_ai_md_matches_the_code() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ai.md");
+    let doc = std::fs::read_to_string(path).expect("docs/ai.md");
+    let rows: Vec<Vec<String>> = doc
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("| `"))
+        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
+        .filter(|r: &Vec<String>| LEVELS.iter().any(|lv| r[0] == format!("`{}`", lv.name)))
+        .collect();
+    let names: Vec<String> = rows.iter().map(|r| r[0].trim_matches('`').to_string()).collect();
+    let want: Vec<String> = LEVELS.iter().map(|l| l.name.to_string()).collect();
+    assert_eq!(names, want, "docs/ai.md lists every level once, weakest first");
+    for (row, level) in rows.iter().zip(LEVELS.iter()) {
+        let budget = &row[2];
+        let expected = match (level.searches, level.time_limit, level.max_iterations) {
+            (false, _, _) => "—".to_string(),
+            (true, Some(t), _) => {
+                let s = t.as_secs_f64();
+                if s.fract() == 0.0 {
+                    format!("{s:.0} s")
+                } else {
+                    format!("{s} s")
+                }
+            }
+            (true, None, n) => {
+                // 3000 is written `3 000`.
+                let digits = n.to_string();
+                let mut grouped = String::new();
+                for (i, ch) in digits.chars().enumerate() {
+                    if i > 0 && (digits.len() - i) % 3 == 0 {
+                        grouped.push(' ');
+                    }
+                    grouped.push(ch);
+                }
+                format!("{grouped} iterations")
+            }
+        };
+        assert!(
+            budget.starts_with(&expected),
+            "docs/ai.md, level {}: budget {budget:?}, code says {expected:?}",
+            level.name
+        );
+        assert_eq!(
+            row[1].contains("tree search"),
+            level.searches,
+            "docs/ai.md, level {}: player {:?}",
+            level.name,
+            row[1]
+        );
+    }
+}

@@ -1,0 +1,109 @@
+//! `parlour metrics`: what the games are like, measured by self-play (see
+//! docs/games.md). The games are played in-process through the engine
+//! (`parlour_engine::metrics`); no server is involved.
+
+use parlour_engine::metrics::{measure, summary_header, Settings};
+use parlour_engine::search::arena::PlayerSpec;
+use parlour_engine::Registry;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Measure the games by self-play: balance, length, branching, drama and
+/// each game's own figures, with 95 % intervals.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Players as in `parlour arena`: random | greedy | level:<name> | mcts:it=<iterations>,...\n\
+An iteration-bound player (level:easy, level:medium, mcts:it=N) makes the report reproducible: the same seed \
+gives the same figures on any machine (only the seconds differ).\n\
+Example: parlour metrics --game contiguity/bidding --player level:easy --games 100 --seed 1 \
+--json out.json --svg-dir docs/img/games")]
+pub struct MetricsArgs {
+    /// Games to measure, as `id` or `id/variant`; repeat the flag or use
+    /// `all` for every game and variant.
+    #[arg(long, required = true)]
+    game: Vec<String>,
+    /// The player in every seat.
+    #[arg(long, default_value = "level:easy")]
+    player: String,
+    /// Games a variant (for Shoulder to Shoulder: matches, of three games
+    /// with three players and two with two).
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Seed of the run (games and moves derive their seeds from it).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// A game still going after this many plies is cut off (no winner).
+    #[arg(long, default_value_t = 400)]
+    max_plies: u32,
+    /// Start no new game (match) of a variant after this many seconds of
+    /// it; the report then covers the games played, and its command says
+    /// how many (the first k games of a run are the same whatever
+    /// `--games`). 0 = no limit.
+    #[arg(long, default_value_t = 0)]
+    max_seconds: u64,
+    /// Also write the reports as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Also write one SVG chart per game and variant into this directory
+    /// (`<id>-<variant>.svg`).
+    #[arg(long)]
+    svg_dir: Option<PathBuf>,
+}
+
+/// Plays and prints the markdown report on stdout, progress on stderr.
+pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
+    let registry = Registry::new();
+    let player: PlayerSpec = a.player.parse().map_err(|e| anyhow::anyhow!("--player: {e}"))?;
+    let mut games = Vec::new();
+    for g in &a.game {
+        if g == "all" {
+            games.extend(registry.all());
+            continue;
+        }
+        let (id, variant) = g.split_once('/').unwrap_or((g, ""));
+        games.push(registry.get(id, variant).map_err(|e| anyhow::anyhow!("--game {g}: {e}"))?);
+    }
+    if let Some(dir) = &a.svg_dir {
+        std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("--svg-dir {}: {e}", dir.display()))?;
+    }
+    let settings = Settings { player, matches: a.games, seed: a.seed, max_plies: a.max_plies };
+    let mut reports = Vec::new();
+    for game in games {
+        let d = game.description();
+        let label = format!("{}/{}", d.id, d.variant);
+        let started = Instant::now();
+        let report = measure(game, &settings, &mut |m, trace| {
+            let plies: usize = trace.games.iter().map(|g| g.plies.len()).sum();
+            eprint!(
+                "\r{label}: {} of {} done ({plies} plies, {:.0} s)   ",
+                m + 1,
+                a.games,
+                started.elapsed().as_secs_f64()
+            );
+            let _ = std::io::stderr().flush();
+            let over = a.max_seconds > 0 && started.elapsed().as_secs() >= a.max_seconds;
+            if over && m + 1 < a.games {
+                eprint!("\n{label}: --max-seconds {} reached: reporting {} of {}", a.max_seconds, m + 1, a.games);
+            }
+            !over
+        })?;
+        eprintln!();
+        if let Some(dir) = &a.svg_dir {
+            let path = dir.join(format!("{}-{}.svg", d.id, d.variant));
+            std::fs::write(&path, report.svg()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+        reports.push(report);
+    }
+    println!("{}", summary_header());
+    for r in &reports {
+        println!("{}", r.summary_row());
+    }
+    for r in &reports {
+        println!("\n{}", r.markdown());
+    }
+    if let Some(path) = &a.json {
+        let all = parlour_engine::metrics::json::Json::Arr(reports.iter().map(|r| r.json()).collect());
+        std::fs::write(path, all.pretty()).map_err(|e| anyhow::anyhow!("--json {}: {e}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,690 @@
+//! Connection-level limits that tonic and hyper do not enforce by
+//! themselves, so that one hostile client can neither deny a replica nor
+//! exhaust its memory:
+//!
+//! - [`incoming`]: the accept loop. It caps open connections (one over the
+//!   cap is closed at once), backs off on accept errors such as `EMFILE`
+//!   instead of spinning, and runs TLS handshakes in their own tasks so a
+//!   stalled handshake never blocks the loop.
+//! - [`Watchdog`]: wraps each connection. It closes the connection when the
+//!   HTTP/2 preface has not arrived within the handshake timeout (TLS
+//!   handshake included), when no call has been open for the idle timeout,
+//!   or when a call outlives its deadline plus a grace (its reply stuck
+//!   behind a client that does not read: a zero flow-control window).
+//! - [`CallLimitsLayer`]: wraps each call. It bounds every call, streams
+//!   included, by the request timeout and answers `DEADLINE_EXCEEDED`, caps
+//!   the calls open at once over all connections and the health `Watch`
+//!   streams, and keeps each connection's watchdog told of its calls.
+//!
+//! HTTP/2 settings (max concurrent streams, keepalive PINGs) are tonic's own
+//! builder options, set in [`crate::server`].
+
+use crate::config;
+use crate::TlsConfig;
+use bytes::Bytes;
+use http_body::Frame;
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, Waker};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpListener;
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::time::{Instant, Sleep};
+use tokio_rustls::rustls;
+use tokio_rustls::TlsAcceptor;
+use tonic::transport::server::{Connected, TcpConnectInfo};
+
+/// The connection and stream limits of a server.
+#[derive(Clone, Debug)]
+pub struct TransportLimits {
+    /// Open TCP connections; one over the cap is closed as soon as accepted.
+    pub max_connections: usize,
+    /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`: calls open at once on one
+    /// connection; the client must wait (or its extra streams are refused).
+    pub max_streams_per_connection: u32,
+    /// Calls open at once over all connections, from their headers until
+    /// their reply is sent; more are answered `RESOURCE_EXHAUSTED`.
+    pub max_open_streams: usize,
+    /// Health `Watch` streams open at once; more are answered
+    /// `RESOURCE_EXHAUSTED`.
+    pub max_health_watches: usize,
+    /// Accept to HTTP/2 preface, the TLS handshake included.
+    pub handshake_timeout: Duration,
+    /// A connection with no call open for this long is closed (zero: never).
+    pub idle_timeout: Duration,
+    /// HTTP/2 PING every this often (zero: no PINGs).
+    pub keepalive_interval: Duration,
+    /// A PING unanswered for this long closes the connection.
+    pub keepalive_timeout: Duration,
+    /// A call whose reply is still not sent this long after its deadline
+    /// (request timeout, or its own end) gets its connection closed.
+    pub stream_grace: Duration,
+}
+
+impl Default for TransportLimits {
+    fn default() -> Self {
+        TransportLimits {
+            max_connections: config::MAX_CONNECTIONS,
+            max_streams_per_connection: config::MAX_STREAMS_PER_CONNECTION,
+            max_open_streams: config::MAX_OPEN_STREAMS,
+            max_health_watches: config::MAX_HEALTH_WATCHES,
+            handshake_timeout: Duration::from_millis(config::HANDSHAKE_TIMEOUT_MS),
+            idle_timeout: Duration::from_millis(config::IDLE_TIMEOUT_MS),
+            keepalive_interval: Duration::from_millis(config::KEEPALIVE_INTERVAL_MS),
+            keepalive_timeout: Duration::from_millis(config::KEEPALIVE_TIMEOUT_MS),
+            stream_grace: Duration::from_millis(config::STREAM_GRACE_MS),
+        }
+    }
+}
+
+/// The rustls configuration of `tls`, or an error naming the file (as
+/// `names` gives them: certificate, key, client CA) and what is wrong.
+pub fn tls_server_config(tls: &TlsConfig, names: [&str; 3]) -> anyhow::Result<rustls::ServerConfig> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let [cert_name, key_name, ca_name] = names;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let certs = CertificateDer::pem_slice_iter(&tls.cert_pem)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| anyhow::anyhow!("TLS certificate {cert_name}: not a valid PEM certificate chain ({e:?})"))?;
+    if certs.is_empty() {
+        anyhow::bail!("TLS certificate {cert_name}: no PEM certificate (-----BEGIN CERTIFICATE-----) in it");
+    }
+    let key = PrivateKeyDer::from_pem_slice(&tls.key_pem).map_err(|e| {
+        anyhow::anyhow!("TLS key {key_name}: no PEM private key (PKCS#8, PKCS#1 or SEC1) in it ({e:?})")
+    })?;
+    let builder = rustls::ServerConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(|e| anyhow::anyhow!("TLS: {e}"))?;
+    let builder = match &tls.client_ca_pem {
+        None => builder.with_no_client_auth(),
+        Some(ca) => {
+            let mut roots = rustls::RootCertStore::empty();
+            let cas = CertificateDer::pem_slice_iter(ca)
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| anyhow::anyhow!("TLS client CA {ca_name}: not a valid PEM certificate ({e:?})"))?;
+            let (added, _) = roots.add_parsable_certificates(cas);
+            if added == 0 {
+                anyhow::bail!("TLS client CA {ca_name}: no usable PEM CA certificate in it");
+            }
+            let verifier = rustls::server::WebPkiClientVerifier::builder_with_provider(roots.into(), provider)
+                .build()
+                .map_err(|e| anyhow::anyhow!("TLS client CA {ca_name}: {e}"))?;
+            builder.with_client_cert_verifier(verifier)
+        }
+    };
+    let mut config = builder.with_single_cert(certs, key).map_err(|e| match e {
+        rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch) => {
+            anyhow::anyhow!("TLS key {key_name} does not match the certificate {cert_name} (it is another key pair's)")
+        }
+        e => anyhow::anyhow!("TLS certificate {cert_name} with key {key_name}: {e}"),
+    })?;
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    Ok(config)
+}
+
+/// What the accept loop needs.
+pub(crate) struct AcceptConfig {
+    pub limits: TransportLimits,
+    pub tls: Option<Arc<rustls::ServerConfig>>,
+}
+
+/// The connections accepted on `listener`, each wrapped in its
+/// [`Watchdog`]. The loop stops, closing the listener, when the stream is
+/// dropped (tonic drops it as shutdown begins).
+pub(crate) fn incoming(
+    listener: TcpListener,
+    config: AcceptConfig,
+) -> impl tokio_stream::Stream<Item = Result<Watchdog, io::Error>> {
+    let (tx, rx) = mpsc::channel(64);
+    tokio::spawn(accept_loop(listener, config, tx));
+    tokio_stream::wrappers::ReceiverStream::new(rx)
+}
+
+/// Errors of one connection (the peer gave up before we accepted it), not
+/// of the listener: accept again at once.
+fn per_connection(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionAborted
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::Interrupted
+            | io::ErrorKind::WouldBlock
+    )
+}
+
+async fn accept_loop(listener: TcpListener, config: AcceptConfig, tx: mpsc::Sender<Result<Watchdog, io::Error>>) {
+    let limits = Arc::new(config.limits);
+    let tls = config.tls.map(TlsAcceptor::from);
+    let connections = Arc::new(Semaphore::new(limits.max_connections));
+    let mut backoff = Duration::ZERO;
+    let mut refused: u64 = 0;
+    let mut last_refusal_log: Option<Instant> = None;
+    loop {
+        let accepted = tokio::select! {
+            _ = tx.closed() => return,
+            a = listener.accept() => a,
+        };
+        let (stream, peer) = match accepted {
+            Ok(a) => {
+                backoff = Duration::ZERO;
+                a
+            }
+            Err(e) if per_connection(&e) => continue,
+            Err(e) => {
+                // EMFILE, ENFILE, ENOBUFS...: accepting again at once would
+                // spin a core while nothing can change; wait, doubling up to 1 s.
+                backoff = (backoff * 2).clamp(Duration::from_millis(5), Duration::from_secs(1));
+                tracing::warn!(error = %e, backoff_ms = backoff.as_millis() as u64, "accept failed; backing off");
+                tokio::select! {
+                    _ = tx.closed() => return,
+                    _ = tokio::time::sleep(backoff) => continue,
+                }
+            }
+        };
+        let Ok(permit) = connections.clone().try_acquire_owned() else {
+            refused += 1;
+            if last_refusal_log.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                tracing::warn!(
+                    limit = limits.max_connections,
+                    refused,
+                    "connection refused: too many open connections"
+                );
+                last_refusal_log = Some(Instant::now());
+            }
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let accepted_at = Instant::now();
+        let info = TcpConnectInfo { local_addr: stream.local_addr().ok(), remote_addr: Some(peer) };
+        match &tls {
+            None => {
+                let conn = Watchdog::new(Box::new(stream), info, permit, accepted_at, &limits);
+                if tx.send(Ok(conn)).await.is_err() {
+                    return;
+                }
+            }
+            Some(acceptor) => {
+                let (acceptor, tx, limits) = (acceptor.clone(), tx.clone(), limits.clone());
+                tokio::spawn(async move {
+                    let deadline = accepted_at + limits.handshake_timeout;
+                    match tokio::time::timeout_at(deadline, acceptor.accept(stream)).await {
+                        Ok(Ok(stream)) => {
+                            let conn = Watchdog::new(Box::new(stream), info, permit, accepted_at, &limits);
+                            let _ = tx.send(Ok(conn)).await;
+                        }
+                        Ok(Err(e)) => tracing::debug!(%peer, error = %e, "TLS handshake failed"),
+                        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+                    }
+                });
+            }
+        }
+    }
+}
+
+/// A connection's byte stream, plaintext or TLS.
+pub(crate) trait Io: AsyncRead + AsyncWrite + Send + Unpin {}
+impl<T: AsyncRead + AsyncWrite + Send + Unpin> Io for T {}
+
+/// The length of the HTTP/2 client preface, `PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n`.
+const PREFACE_LEN: usize = 24;
+
+/// The calls open on one connection, shared by its [`Watchdog`] and the
+/// [`CallLimitsLayer`] guards of its calls.
+#[derive(Debug)]
+pub struct ConnState {
+    inner: Mutex<ConnInner>,
+}
+
+#[derive(Debug)]
+struct ConnInner {
+    /// Open calls: (id, the time past which the connection is closed).
+    calls: Vec<(u64, Instant)>,
+    next_id: u64,
+    /// When the last call closed (or the connection opened).
+    idle_since: Instant,
+    /// The connection task, to re-arm its timer when calls change.
+    waker: Option<Waker>,
+}
+
+impl ConnState {
+    fn new(now: Instant) -> Self {
+        ConnState { inner: Mutex::new(ConnInner { calls: Vec::new(), next_id: 0, idle_since: now, waker: None }) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ConnInner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn open(&self, deadline: Instant) -> u64 {
+        let mut g = self.lock();
+        let id = g.next_id;
+        g.next_id += 1;
+        g.calls.push((id, deadline));
+        wake(&mut g);
+        id
+    }
+
+    fn set_deadline(&self, id: u64, deadline: Instant) {
+        let mut g = self.lock();
+        if let Some(c) = g.calls.iter_mut().find(|c| c.0 == id) {
+            c.1 = c.1.min(deadline);
+        }
+        wake(&mut g);
+    }
+
+    fn close(&self, id: u64) {
+        let mut g = self.lock();
+        g.calls.retain(|c| c.0 != id);
+        if g.calls.is_empty() {
+            g.idle_since = Instant::now();
+        }
+        wake(&mut g);
+    }
+
+    /// Open calls (for tests and logs).
+    pub fn open_calls(&self) -> usize {
+        self.lock().calls.len()
+    }
+}
+
+fn wake(g: &mut ConnInner) {
+    if let Some(w) = g.waker.take() {
+        w.wake();
+    }
+}
+
+/// What tonic puts in each call's extensions about its connection.
+#[derive(Clone, Debug)]
+pub struct ConnInfo {
+    pub tcp: TcpConnectInfo,
+    pub state: Arc<ConnState>,
+}
+
+/// One connection with its deadlines (see the module documentation). When
+/// one passes, reads and writes fail with `TimedOut`, and hyper closes the
+/// connection, dropping its calls.
+pub struct Watchdog {
+    io: Box<dyn Io>,
+    info: TcpConnectInfo,
+    state: Arc<ConnState>,
+    _permit: OwnedSemaphorePermit,
+    /// Preface bytes still to come; 0 once the client has sent them.
+    preface_left: usize,
+    handshake_deadline: Instant,
+    idle_timeout: Duration,
+    timer: Pin<Box<Sleep>>,
+    expired: Option<&'static str>,
+}
+
+impl Watchdog {
+    fn new(
+        io: Box<dyn Io>,
+        info: TcpConnectInfo,
+        permit: OwnedSemaphorePermit,
+        accepted_at: Instant,
+        limits: &TransportLimits,
+    ) -> Self {
+        let handshake_deadline = accepted_at + limits.handshake_timeout;
+        Watchdog {
+            io,
+            info,
+            state: Arc::new(ConnState::new(accepted_at)),
+            _permit: permit,
+            preface_left: PREFACE_LEN,
+            handshake_deadline,
+            idle_timeout: limits.idle_timeout,
+            timer: Box::pin(tokio::time::sleep_until(handshake_deadline)),
+            expired: None,
+        }
+    }
+
+    /// The next deadline of this connection, and what it is for.
+    fn next_deadline(&self, cx: &Context<'_>) -> Option<(Instant, &'static str)> {
+        let mut g = self.state.lock();
+        match &g.waker {
+            Some(w) if w.will_wake(cx.waker()) => {}
+            _ => g.waker = Some(cx.waker().clone()),
+        }
+        if self.preface_left > 0 {
+            return Some((self.handshake_deadline, "no HTTP/2 preface within the handshake timeout"));
+        }
+        match g.calls.iter().map(|c| c.1).min() {
+            Some(d) => Some((d, "a call outlived its deadline (its reply is not being read)")),
+            None if self.idle_timeout.is_zero() => None,
+            None => Some((g.idle_since + self.idle_timeout, "idle timeout")),
+        }
+    }
+
+    /// `Ready(err)` once a deadline has passed; otherwise arms the timer.
+    fn poll_expired(&mut self, cx: &mut Context<'_>) -> Poll<io::Error> {
+        loop {
+            if let Some(why) = self.expired {
+                return Poll::Ready(io::Error::new(io::ErrorKind::TimedOut, why));
+            }
+            let Some((deadline, why)) = self.next_deadline(cx) else { return Poll::Pending };
+            if Instant::now() >= deadline {
+                tracing::debug!(peer = ?self.info.remote_addr, reason = why, "closing connection");
+                self.expired = Some(why);
+                continue;
+            }
+            if self.timer.deadline() != deadline {
+                self.timer.as_mut().reset(deadline);
+            }
+            match self.timer.as_mut().poll(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(()) => continue,
+            }
+        }
+    }
+}
+
+impl Connected for Watchdog {
+    type ConnectInfo = ConnInfo;
+
+    fn connect_info(&self) -> ConnInfo {
+        ConnInfo { tcp: self.info.clone(), state: self.state.clone() }
+    }
+}
+
+impl AsyncRead for Watchdog {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        if let Some(why) = this.expired {
+            return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, why)));
+        }
+        let before = buf.filled().len();
+        match Pin::new(&mut this.io).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) => {
+                let n = buf.filled().len() - before;
+                this.preface_left = this.preface_left.saturating_sub(n);
+                Poll::Ready(Ok(()))
+            }
+            Poll::Ready(Err(e)) => Poll::Ready(Err(e)),
+            Poll::Pending => match this.poll_expired(cx) {
+                Poll::Ready(e) => Poll::Ready(Err(e)),
+                Poll::Pending => Poll::Pending,
+            },
+        }
+    }
+}
+
+impl AsyncWrite for Watchdog {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        if let Some(why) = this.expired {
+            return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, why)));
+        }
+        match Pin::new(&mut this.io).poll_write(cx, data) {
+            // A client that does not read its socket blocks our writes (and
+            // with them hyper's reads): the deadlines apply here too.
+            Poll::Pending => match this.poll_expired(cx) {
+                Poll::Ready(e) => Poll::Ready(Err(e)),
+                Poll::Pending => Poll::Pending,
+            },
+            done => done,
+        }
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = &mut *self;
+        if let Some(why) = this.expired {
+            return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, why)));
+        }
+        match Pin::new(&mut this.io).poll_flush(cx) {
+            Poll::Pending => match this.poll_expired(cx) {
+                Poll::Ready(e) => Poll::Ready(Err(e)),
+                Poll::Pending => Poll::Pending,
+            },
+            done => done,
+        }
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.io).poll_shutdown(cx)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = &mut *self;
+        if let Some(why) = this.expired {
+            return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, why)));
+        }
+        match Pin::new(&mut this.io).poll_write_vectored(cx, bufs) {
+            Poll::Pending => match this.poll_expired(cx) {
+                Poll::Ready(e) => Poll::Ready(Err(e)),
+                Poll::Pending => Poll::Pending,
+            },
+            done => done,
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.is_write_vectored()
+    }
+}
+
+/// A response extension by which a handler ends its call earlier than the
+/// request timeout (AnalyzeStream: its budget plus a grace).
+#[derive(Clone, Copy, Debug)]
+pub struct StreamDeadline(pub std::time::Instant);
+
+/// The per-call limits (see the module documentation), as a tower layer
+/// for tonic's `Server::layer`.
+#[derive(Clone)]
+pub struct CallLimitsLayer {
+    request_timeout: Duration,
+    grace: Duration,
+    streams: Arc<Semaphore>,
+    max_streams: usize,
+    watches: Arc<Semaphore>,
+    max_watches: usize,
+}
+
+impl CallLimitsLayer {
+    pub fn new(request_timeout: Duration, limits: &TransportLimits) -> Self {
+        CallLimitsLayer {
+            request_timeout,
+            grace: limits.stream_grace,
+            streams: Arc::new(Semaphore::new(limits.max_open_streams)),
+            max_streams: limits.max_open_streams,
+            watches: Arc::new(Semaphore::new(limits.max_health_watches)),
+            max_watches: limits.max_health_watches,
+        }
+    }
+}
+
+impl<S> tower::Layer<S> for CallLimitsLayer {
+    type Service = CallLimits<S>;
+
+    fn layer(&self, inner: S) -> CallLimits<S> {
+        CallLimits { inner, limits: self.clone() }
+    }
+}
+
+/// See [`CallLimitsLayer`].
+#[derive(Clone)]
+pub struct CallLimits<S> {
+    inner: S,
+    limits: CallLimitsLayer,
+}
+
+/// Holds a call's places (global stream permit, watch permit, its entry in
+/// its connection's watchdog) until its reply is sent or dropped.
+struct CallGuard {
+    conn: Option<(Arc<ConnState>, u64)>,
+    _stream: OwnedSemaphorePermit,
+    _watch: Option<OwnedSemaphorePermit>,
+}
+
+impl CallGuard {
+    fn set_deadline(&self, deadline: Instant) {
+        if let Some((state, id)) = &self.conn {
+            state.set_deadline(*id, deadline);
+        }
+    }
+}
+
+impl Drop for CallGuard {
+    fn drop(&mut self) {
+        if let Some((state, id)) = &self.conn {
+            state.close(*id);
+        }
+    }
+}
+
+type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
+
+fn refusal(status: tonic::Status) -> http::Response<tonic::body::Body> {
+    status.into_http()
+}
+
+const HEALTH_WATCH: &str = "/grpc.health.v1.Health/Watch";
+
+impl<S, B> tower::Service<http::Request<tonic::body::Body>> for CallLimits<S>
+where
+    S: tower::Service<http::Request<tonic::body::Body>, Response = http::Response<B>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = http::Response<tonic::body::Body>;
+    type Error = S::Error;
+    type Future = BoxFuture<Result<Self::Response, S::Error>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut req: http::Request<tonic::body::Body>) -> Self::Future {
+        let limits = self.limits.clone();
+        let started = Instant::now();
+        let deadline = started + limits.request_timeout;
+        let conn = req.extensions().get::<ConnInfo>().cloned();
+        if let Some(c) = &conn {
+            // So that `Request::remote_addr` works as with tonic's own listener.
+            req.extensions_mut().insert(c.tcp.clone());
+        }
+        let Ok(stream) = limits.streams.clone().try_acquire_owned() else {
+            tracing::warn!(limit = limits.max_streams, "call refused: too many calls open");
+            let status = tonic::Status::resource_exhausted(format!(
+                "the server has {} calls open (replies not yet read included); retry with backoff",
+                limits.max_streams
+            ));
+            return Box::pin(std::future::ready(Ok(refusal(status))));
+        };
+        let watch = if req.uri().path() == HEALTH_WATCH {
+            match limits.watches.clone().try_acquire_owned() {
+                Ok(p) => Some(p),
+                Err(_) => {
+                    tracing::warn!(limit = limits.max_watches, "health Watch refused: too many watches");
+                    let status = tonic::Status::resource_exhausted(format!(
+                        "{} health watches are open; use Check, or retry with backoff",
+                        limits.max_watches
+                    ));
+                    return Box::pin(std::future::ready(Ok(refusal(status))));
+                }
+            }
+        } else {
+            None
+        };
+        let conn = conn.map(|c| {
+            let id = c.state.open(deadline + limits.grace);
+            (c.state, id)
+        });
+        let guard = CallGuard { conn, _stream: stream, _watch: watch };
+        // Replace the ready service with a clone (the tower idiom).
+        let clone = self.inner.clone();
+        let mut inner = std::mem::replace(&mut self.inner, clone);
+        Box::pin(async move {
+            let fut = inner.call(req);
+            match tokio::time::timeout_at(deadline, fut).await {
+                Err(_) => Ok(refusal(timed_out(limits.request_timeout))),
+                Ok(Err(e)) => Err(e),
+                Ok(Ok(resp)) => {
+                    let mut end = deadline;
+                    let mut status = timed_out(limits.request_timeout);
+                    if let Some(StreamDeadline(d)) = resp.extensions().get::<StreamDeadline>() {
+                        let own_end = Instant::now() + d.saturating_duration_since(std::time::Instant::now());
+                        if own_end < end {
+                            end = own_end;
+                            status = tonic::Status::deadline_exceeded(
+                                "the stream outlived its search budget and grace (its reports were not read)",
+                            );
+                        }
+                        guard.set_deadline(end + limits.grace);
+                    }
+                    Ok(resp.map(|body| {
+                        tonic::body::Body::new(Bounded {
+                            inner: Box::pin(body),
+                            timer: Box::pin(tokio::time::sleep_until(end)),
+                            status: Some(status),
+                            _guard: guard,
+                        })
+                    }))
+                }
+            }
+        })
+    }
+}
+
+fn timed_out(timeout: Duration) -> tonic::Status {
+    tonic::Status::deadline_exceeded(format!("the request timeout ({} ms) passed", timeout.as_millis()))
+}
+
+/// A reply body that ends with `DEADLINE_EXCEEDED` at its call's deadline
+/// and holds the call's [`CallGuard`] until it is sent or dropped.
+struct Bounded<B> {
+    inner: Pin<Box<B>>,
+    timer: Pin<Box<Sleep>>,
+    /// What to end with at the deadline; `None` once the body has ended.
+    status: Option<tonic::Status>,
+    _guard: CallGuard,
+}
+
+impl<B> http_body::Body for Bounded<B>
+where
+    B: http_body::Body<Data = Bytes>,
+{
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
+        let this = &mut *self;
+        if this.status.is_none() {
+            return Poll::Ready(None);
+        }
+        match this.inner.as_mut().poll_frame(cx) {
+            Poll::Ready(None) => {
+                this.status = None;
+                return Poll::Ready(None);
+            }
+            Poll::Ready(Some(frame)) => return Poll::Ready(Some(frame)),
+            Poll::Pending => {}
+        }
+        match this.timer.as_mut().poll(cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(()) => {
+                let Some(status) = this.status.take() else { return Poll::Ready(None) };
+                let mut trailers = http::HeaderMap::new();
+                trailers.insert("grpc-status", http::HeaderValue::from(status.code() as i32));
+                if let Ok(v) = http::HeaderValue::from_str(status.message()) {
+                    trailers.insert("grpc-message", v);
+                }
+                Poll::Ready(Some(Ok(Frame::trailers(trailers))))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.status.is_none() || self.inner.is_end_stream()
+    }
+}
