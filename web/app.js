@@ -113,11 +113,21 @@ function seats() {
   return ui.desc ? ui.desc.players.map((p) => p.name) : [];
 }
 
-// Who plays a seat: 'human' or a level name. Set-up and other non-seat
-// turns follow the first seat.
-function controller(toMove) {
+// The index of the seat to move: by the game's seats (stable through set-up,
+// colour choice and the match) where it has them, else by colour.
+function seatIndex(state) {
+  const d = ui.desc;
+  if (d && d.seats && d.seats.length && state.seatToMove) {
+    return Math.max(0, d.seats.map((x) => x.name).indexOf(state.seatToMove));
+  }
+  return Math.max(0, seats().indexOf(state.toMove));
+}
+
+// Who plays the turn: 'human' or a level name. In "me against the engine"
+// I hold the first seat, in "the engine against me" the second.
+function controller(state) {
   const mode = $('mode').value;
-  const idx = Math.max(0, seats().indexOf(toMove));
+  const idx = seatIndex(state);
   const level = idx % 2 === 0 ? $('level').value : $('level2').value;
   switch (mode) {
     case 'human-human': return 'human';
@@ -128,7 +138,7 @@ function controller(toMove) {
 }
 
 function humanTurn() {
-  return !ui.over && ui.state && controller(ui.state.toMove) === 'human';
+  return !ui.over && ui.state && controller(ui.state) === 'human';
 }
 
 function showError(e) {
@@ -162,7 +172,7 @@ async function render() {
 function describeStatus() {
   if (ui.over) return ui.result;
   const who = ui.state.toMove;
-  const c = controller(who);
+  const c = controller(ui.state);
   const phase = ui.state.phase && ui.state.phase !== 'play' ? ` (${ui.state.phase})` : '';
   return c === 'human' ? `${who} to move${phase}: your turn` : `${who} to move${phase}: the engine (${c}) is thinking…`;
 }
@@ -255,7 +265,7 @@ async function refresh() {
 async function engineMove(gen) {
   if (gen !== ui.generation) return;
   try {
-    const s = await call('SuggestMove', { state: minimal(ui.state), level: controller(ui.state.toMove) });
+    const s = await call('SuggestMove', { state: minimal(ui.state), level: controller(ui.state) });
     if (gen !== ui.generation) return;
     await play(s.move, gen);
   } catch (e) {
