@@ -33,7 +33,9 @@ COPY build.rs ./
 COPY proto proto
 COPY src src
 COPY crates crates
-RUN find build.rs proto src crates -type f -exec touch {} + \
+# The playground's files, embedded in the binary (web/tests stays out).
+COPY web web
+RUN find build.rs proto src crates web -type f -exec touch {} + \
     && cargo build --release --locked --bin parlour \
     && cp target/release/parlour /usr/local/bin/parlour \
     && /usr/local/bin/parlour --version

@@ -1,7 +1,9 @@
 // parlour playground: a complete game UI on the public API alone.
 //
 // Unary calls are JSON POSTs by the Connect protocol (POST
-// /parlour.v1.Rules/<Method>, Content-Type: application/json); the live
+// /parlour.v1.Rules/<Method>, Content-Type: application/json; the URLs are
+// relative to the page, so the playground also works under a path prefix of
+// a site's own reverse proxy); the live
 // analysis reads AnalyzeStream by Connect streaming (application/connect+json,
 // enveloped JSON messages). The board is RenderBoard's SVG, inlined: every
 // cell and piece carries data-cell, so a click names its cell.
@@ -21,14 +23,19 @@ class ApiError extends Error {
 }
 
 async function call(method, request) {
-  const resp = await fetch(`/parlour.v1.Rules/${method}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(request || {}),
-  });
-  const body = await resp.json().catch(() => null);
-  if (!resp.ok) throw new ApiError(resp.status, body);
-  return body;
+  ui.busy += 1;
+  try {
+    const resp = await fetch(`parlour.v1.Rules/${method}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(request || {}),
+    });
+    const body = await resp.json().catch(() => null);
+    if (!resp.ok) throw new ApiError(resp.status, body);
+    return body;
+  } finally {
+    ui.busy -= 1;
+  }
 }
 
 // Server streaming by Connect: one enveloped request, enveloped answers, an
@@ -38,7 +45,7 @@ async function stream(method, request, onMessage, signal) {
   const frame = new Uint8Array(5 + json.length);
   new DataView(frame.buffer).setUint32(1, json.length);
   frame.set(json, 5);
-  const resp = await fetch(`/parlour.v1.Rules/${method}`, {
+  const resp = await fetch(`parlour.v1.Rules/${method}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/connect+json' },
     body: frame,
@@ -74,9 +81,9 @@ async function stream(method, request, onMessage, signal) {
 // starts, every cell it stands on in turn, and where it ends (or where a
 // set-up piece is placed). The one place that knows Move's cell fields.
 function moveCells(m) {
-  const from = m.from || '';
-  const path = m.path && m.path.length ? m.path : from && m.to ? [from, m.to] : [];
-  const to = m.to || (m.placed && m.placed.cell) || (path.length ? path[path.length - 1] : '');
+  const from = m.fromCell || '';
+  const path = m.path && m.path.length ? m.path : from && m.toCell ? [from, m.toCell] : [];
+  const to = m.toCell || (m.placed && m.placed.cell) || (path.length ? path[path.length - 1] : '');
   return { from: from || (path.length > 1 ? path[0] : ''), to, path };
 }
 
@@ -94,9 +101,10 @@ const ui = {
   over: false,
   result: '',
   lastMove: null,     // the last move as ApplyMove described it
+  match: null,        // Evaluate's match standing, for games played as matches
   selection: [],      // cells clicked so far of a move in progress
   generation: 0,      // bumps on every new game, so stale answers are dropped
-  busy: false,
+  busy: 0,           // unary calls in flight
   ready: false,       // idle: the board shows the current state
 };
 window.playground = ui; // for the browser tests and the curious
@@ -105,11 +113,21 @@ function seats() {
   return ui.desc ? ui.desc.players.map((p) => p.name) : [];
 }
 
-// Who plays a seat: 'human' or a level name. Set-up and other non-seat
-// turns follow the first seat.
-function controller(toMove) {
+// The index of the seat to move: by the game's seats (stable through set-up,
+// colour choice and the match) where it has them, else by colour.
+function seatIndex(state) {
+  const d = ui.desc;
+  if (d && d.seats && d.seats.length && state.seatToMove) {
+    return Math.max(0, d.seats.map((x) => x.name).indexOf(state.seatToMove));
+  }
+  return Math.max(0, seats().indexOf(state.toMove));
+}
+
+// Who plays the turn: 'human' or a level name. In "me against the engine"
+// I hold the first seat, in "the engine against me" the second.
+function controller(state) {
   const mode = $('mode').value;
-  const idx = Math.max(0, seats().indexOf(toMove));
+  const idx = seatIndex(state);
   const level = idx % 2 === 0 ? $('level').value : $('level2').value;
   switch (mode) {
     case 'human-human': return 'human';
@@ -120,7 +138,7 @@ function controller(toMove) {
 }
 
 function humanTurn() {
-  return !ui.over && ui.state && controller(ui.state.toMove) === 'human';
+  return !ui.over && ui.state && controller(ui.state) === 'human';
 }
 
 function showError(e) {
@@ -154,7 +172,7 @@ async function render() {
 function describeStatus() {
   if (ui.over) return ui.result;
   const who = ui.state.toMove;
-  const c = controller(who);
+  const c = controller(ui.state);
   const phase = ui.state.phase && ui.state.phase !== 'play' ? ` (${ui.state.phase})` : '';
   return c === 'human' ? `${who} to move${phase}: your turn` : `${who} to move${phase}: the engine (${c}) is thinking…`;
 }
@@ -172,6 +190,14 @@ function renderSide() {
   // Moves that are not a click on the board: bids, actions, passes.
   const actions = $('actions');
   actions.innerHTML = '';
+  if (ui.over && ui.match && !ui.match.finished) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.id = 'next-game';
+    b.textContent = `Next game of the match (${(ui.match.gameNumber || 1) + 1} of ${ui.match.gamesInMatch})`;
+    b.onclick = () => nextGame().catch(showError);
+    actions.appendChild(b);
+  }
   if (humanTurn()) {
     for (const m of ui.moves) {
       const c = moveCells(m);
@@ -217,6 +243,13 @@ async function refresh() {
   const status = ev.status || 'GAME_STATUS_ONGOING';
   ui.over = status !== 'GAME_STATUS_ONGOING' || ui.moves.length === 0;
   ui.result = status === 'GAME_STATUS_WON' ? `Won by ${(ev.winners || []).join(' and ')}.` : status === 'GAME_STATUS_DRAWN' ? 'Drawn.' : ui.over ? 'Game over.' : '';
+  ui.match = ev.match || null;
+  if (ui.match && ui.over) {
+    const m = ui.match;
+    const totals = seats().map((p, i) => `${p} ${(m.totals || [])[i] || 0}`).join(', ');
+    ui.result += ` Match: game ${m.gameNumber || 1} of ${m.gamesInMatch || 1}; penalties ${totals}.`;
+    if (m.finished) ui.result += ` Match won by ${(m.winners || []).join(' and ')}.`;
+  }
   await render();
   if (gen !== ui.generation) return;
   renderSide();
@@ -232,7 +265,7 @@ async function refresh() {
 async function engineMove(gen) {
   if (gen !== ui.generation) return;
   try {
-    const s = await call('SuggestMove', { state: minimal(ui.state), level: controller(ui.state.toMove) });
+    const s = await call('SuggestMove', { state: minimal(ui.state), level: controller(ui.state) });
     if (gen !== ui.generation) return;
     await play(s.move, gen);
   } catch (e) {
@@ -312,7 +345,7 @@ function analyze() {
   const ctl = new AbortController();
   analysisAbort = ctl;
   box.innerHTML = '<p class="muted">Thinking…</p>';
-  const req = { state: minimal(ui.state), budget: { timeLimit: '10s' }, reportInterval: '0.25s' };
+  const req = { state: minimal(ui.state), budget: { timeLimit: '5s' }, reportInterval: '0.25s' };
   stream('AnalyzeStream', req, (r) => {
     if (ctl.signal.aborted) return;
     const a = r.analysis || {};
@@ -320,7 +353,7 @@ function analyze() {
     const cands = (a.candidates || []).slice(0, 5).map((c) => `<tr><td>${esc(c.move.notation)}</td><td>${(c.value || 0).toFixed(2)}</td><td>${c.visits || 0}</td></tr>`).join('');
     box.innerHTML = `<p>Best: <b id="best">${esc(a.move ? a.move.notation : '—')}</b>${a.proven ? ' (proven)' : ''}${r.final ? ' — final' : ''}</p>`
       + `<p>Values: ${esc(values)}</p><p>Line: <code>${esc((a.principalVariation || []).join(' '))}</code></p>`
-      + `<p class="muted">${a.iterations || 0} iterations, ${esc(a.timeUsed || '0s')}</p>`
+      + `<p class="muted">${a.iterations || 0} iterations, ${parseFloat(a.timeUsed || '0').toFixed(2)} s</p>`
       + (cands ? `<table><tr><td>move</td><td>value</td><td>visits</td></tr>${cands}</table>` : '');
   }, ctl.signal).catch((e) => { if (!ctl.signal.aborted) showError(e); });
 }
@@ -406,6 +439,20 @@ async function newGame() {
   ui.lastMove = null;
   ui.over = false;
   updateLevel2();
+  await refresh();
+}
+
+// The next game of a match (Shoulder to Shoulder): NewGame from the
+// finished game.
+async function nextGame() {
+  const gen = ++ui.generation;
+  const ng = await call('NewGame', { previousGame: minimal(ui.state) });
+  if (gen !== ui.generation) return;
+  ui.start = ng.state;
+  ui.state = ng.state;
+  ui.history = [];
+  ui.lastMove = null;
+  ui.over = false;
   await refresh();
 }
 

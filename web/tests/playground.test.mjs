@@ -22,8 +22,8 @@ import { chromium } from 'playwright-core';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = process.env.PARLOUR_BIN || path.join(ROOT, 'target/debug/parlour');
 const ARTIFACTS = path.join(ROOT, 'target/browser-artifacts');
-const HUMAN_PLIES = 4; // moves the test makes by clicking in each game
-const PLY_CAP = 24; // plies after which a game counts as played enough
+const HUMAN_PLIES = 4; // moves the test clicks at the start of each game
+const PLY_CAP = 24; // plies (reached in the play phase) after which a game counts as played enough
 
 let server;
 let base;
@@ -81,6 +81,7 @@ async function idle(page) {
     over: window.playground.over,
     plies: window.playground.history.length,
     toMove: window.playground.state.toMove,
+    phase: window.playground.state.phase,
     moves: window.playground.moves,
     result: window.playground.result,
   }));
@@ -88,13 +89,20 @@ async function idle(page) {
 
 // The same reading of a move's cells as the page's moveCells.
 function cellsOf(m) {
-  const from = m.from || '';
-  const p = m.path && m.path.length ? m.path : from && m.to ? [from, m.to] : [];
-  const to = m.to || (m.placed && m.placed.cell) || (p.length ? p[p.length - 1] : '');
+  const from = m.fromCell || '';
+  const p = m.path && m.path.length ? m.path : from && m.toCell ? [from, m.toCell] : [];
+  const to = m.toCell || (m.placed && m.placed.cell) || (p.length ? p[p.length - 1] : '');
   return { from: from || (p.length > 1 ? p[0] : ''), to, path: p };
 }
 
-const clickCell = (page, cell) => page.locator(`#board svg .cell[data-cell="${cell}"]`).click({ force: true });
+// Clicks a cell of the board, then waits for the page's calls (the
+// redrawn board) to finish.
+async function clickCell(page, cell) {
+  await page.locator(`#board svg .cell[data-cell="${cell}"]`).click({ force: true });
+  await settle(page);
+}
+
+const settle = (page) => page.waitForFunction(() => window.playground.busy === 0, null, { timeout: 30000 });
 
 // Makes one move as a person would: click the piece and each landing, or
 // the cell to place on (then the right choice), or the move's button.
@@ -106,12 +114,10 @@ async function clickMove(page, m) {
       // After a landing that could end the move, the page offers "stop here".
       const stop = page.locator(`#choices button[data-notation="${m.notation}"]`);
       if (cell === c.path[c.path.length - 1] && (await stop.count())) await stop.click();
-      await page.waitForTimeout(30);
     }
   } else if (c.to) {
     await clickCell(page, c.to);
     const choice = page.locator(`#choices button[data-notation="${m.notation}"]`);
-    await page.waitForTimeout(30);
     if (await choice.count()) await choice.click();
   } else {
     await page.locator(`#actions button[data-notation="${m.notation}"]`).click();
@@ -130,36 +136,44 @@ async function games() {
   return (await r.json()).games.flatMap((g) => g.variants.map((v) => [g.game, v]));
 }
 
+// Clicks `n` moves (fewer if the game ends), each answered by the engine.
+async function clickMoves(page, s, n, label) {
+  for (let i = 0; i < n && !s.over; i++) {
+    const before = s.plies;
+    await clickMove(page, pick(s.moves, before + i));
+    await page.waitForFunction((k) => window.playground.history.length > k, before, { timeout: 30000 });
+    s = await idle(page);
+    assert.ok(s.plies > before, `${label}: the click made no move`);
+  }
+  return s;
+}
+
 test('every game and variant can be played by clicking against the engine', async (t) => {
   for (const [game, variant] of await games()) {
     await t.test(`${game} ${variant}`, async () => {
+      const label = `${game} ${variant}`;
       const { page, errors, context } = await openPage(`game=${game}&variant=${variant}&mode=human-bot&level=beginner`);
-      let s = await idle(page);
-      let clicked = 0;
-      while (!s.over && s.plies < PLY_CAP) {
-        if (clicked < HUMAN_PLIES) {
-          const before = s.plies;
-          const m = pick(s.moves, clicked + s.plies);
-          await clickMove(page, m);
-          clicked += 1;
-          await page.waitForFunction((n) => window.playground.history.length > n, before, { timeout: 30000 });
-          s = await idle(page);
-          assert.ok(s.plies > before, `${game}: the click made no move`);
-        } else {
-          // Past the clicking budget, the engine plays on for both.
-          await page.selectOption('#mode', 'bot-bot');
-          await page.waitForFunction((cap) => window.playground.over || window.playground.history.length >= cap, PLY_CAP, { timeout: 120000 });
-          s = await page.evaluate(() => ({ over: window.playground.over, plies: window.playground.history.length }));
-          await page.selectOption('#mode', 'human-human');
-          s = await idle(page);
-        }
+      // A few moves by clicking (in the set-up, bidding or play phase)...
+      let s = await clickMoves(page, await idle(page), HUMAN_PLIES, label);
+      if (!s.over) {
+        // ...then the engine plays both sides into the play phase and past
+        // the cap (or to the end)...
+        await page.selectOption('#mode', 'bot-bot');
+        await page.waitForFunction(
+          (cap) => window.playground.over || (window.playground.state.phase === 'play' && window.playground.history.length >= cap),
+          PLY_CAP,
+          { timeout: 120000 },
+        );
+        await page.selectOption('#mode', 'human-bot');
+        s = await idle(page);
+        // ...and a few more clicks in the play phase.
+        s = await clickMoves(page, s, 2, label);
       }
-      assert.ok(s.over || s.plies >= PLY_CAP, `${game}: neither finished nor at the cap`);
+      assert.ok(s.over || s.plies >= PLY_CAP, `${label}: neither finished nor at the cap`);
       const history = await page.evaluate(() => window.playground.history.map((h) => h.notation));
-      assert.ok(history.length >= Math.min(2, PLY_CAP), `${game}: ${history}`);
       assert.equal(await page.locator('#moves li').count(), history.length);
       await page.screenshot({ path: path.join(ARTIFACTS, `${game}-${variant}.png`) });
-      assert.deepEqual(errors, [], `${game} ${variant}: console errors`);
+      assert.deepEqual(errors, [], `${label}: console errors`);
       await context.close();
     });
   }
@@ -199,7 +213,7 @@ test('multi-jump entered landing by landing', async () => {
 
 test('two levels play a whole game to its end', async () => {
   const { page, errors, context } = await openPage('game=hex-swish&mode=bot-bot&level=beginner&level2=easy');
-  await page.waitForFunction(() => window.playground.over, null, { timeout: 240000 });
+  await page.waitForFunction(() => window.playground.over && window.playground.ready, null, { timeout: 240000 });
   const result = await page.locator('#status').textContent();
   assert.match(result, /Won by|Drawn|over/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'bot-bot.png') });
@@ -236,5 +250,31 @@ test('live analysis, export and import', async () => {
   await fresh.page.waitForFunction(() => document.getElementById('error').textContent.includes('move 2'));
   assert.deepEqual(errors, []);
   await fresh.context.close();
+  await context.close();
+});
+
+test('a match goes on to its next game', async () => {
+  // Shoulder to Shoulder is a match of three games; a ply limit ends the
+  // first one quickly (drawn), then the page offers the next game.
+  const { page, errors, context } = await openPage('game=shoulder-to-shoulder&mode=human-human');
+  await idle(page);
+  const start = await page.evaluate(() => window.playground.start.position);
+  await page.fill('#gametext', `game: shoulder-to-shoulder\nvariant: three-player\nstart: ${start}; max_plies=3\n`);
+  await page.click('#import');
+  await page.waitForFunction(() => window.playground.ready && window.playground.history.length === 0 && /max_plies=3/.test(window.playground.state.position));
+  for (let i = 0; i < 3; i++) {
+    const s = await idle(page);
+    await clickMove(page, pick(s.moves, i));
+    await page.waitForFunction((n) => window.playground.history.length > n, s.plies);
+  }
+  await page.waitForFunction(() => window.playground.over && window.playground.ready);
+  assert.match(await page.locator('#status').textContent(), /Match: game 1 of 3/);
+  await page.click('#next-game');
+  await page.waitForFunction(() => window.playground.ready && /game=2/.test(window.playground.state.position));
+  const s = await idle(page);
+  assert.equal(s.over, false);
+  assert.ok(s.moves.length > 0);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'match-next-game.png') });
+  assert.deepEqual(errors, []);
   await context.close();
 });
