@@ -49,7 +49,7 @@ async fn log_of_hostile_calls(format: &str, filter: &str) -> String {
     let state = pb::GameState { game: forged.into(), ..Default::default() };
     client.generate_moves(pb::GenerateMovesRequest { state: Some(state), ..Default::default() }).await.unwrap_err();
     let state = pb::GameState { game: "contiguity".into(), variant: forged.into(), ..Default::default() };
-    client.evaluate(pb::EvaluateRequest { state: Some(state) }).await.unwrap_err();
+    client.evaluate(pb::EvaluateRequest { state: Some(state), ..Default::default() }).await.unwrap_err();
     let position = format!("to_move=white; {forged}=1a; white=1b; red=30d");
     client
         .new_game(pb::NewGameRequest { game: "contiguity".into(), position, ..Default::default() })

@@ -467,7 +467,7 @@ async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
     client.describe_game(pb::DescribeGameRequest { game: "scala".into(), ..Default::default() }).await.unwrap();
     client.new_game(pb::NewGameRequest { game: "squeeze".into(), ..Default::default() }).await.unwrap();
     client.generate_moves(pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() }).await.unwrap();
-    client.evaluate(pb::EvaluateRequest { state: Some(state.clone()) }).await.unwrap();
+    client.evaluate(pb::EvaluateRequest { state: Some(state.clone()), ..Default::default() }).await.unwrap();
     let budget = |iterations| Some(pb::SearchBudget { max_iterations: iterations, ..Default::default() });
     client
         .suggest_move(pb::SuggestMoveRequest { state: Some(state.clone()), budget: budget(100), ..Default::default() })

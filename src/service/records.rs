@@ -1,7 +1,7 @@
 //! ReplayGame and AnalyzeGame: whole games in one call (docs/records.md).
 //! The trait methods in `service.rs` delegate here.
 
-use super::{analysis, game_names, guarded, rules, traced, Call, RulesService, StopOnDrop};
+use super::{analysis_of, game_names, guarded, rules, traced, Call, RulesService, StopOnDrop};
 use crate::convert;
 use crate::errors::{self, Origin};
 use crate::pb;
@@ -368,7 +368,13 @@ pub(super) async fn analyze_game(
                     }
                     Ok(pb::TurnAnalysis {
                         turn: t as u32,
-                        analysis: Some(analysis(game, &view, &s, started.elapsed())),
+                        analysis: Some(analysis_of(
+                            game.description(),
+                            convert::state(game, &view),
+                            &s,
+                            started.elapsed(),
+                            pb::ReplyView::Full as i32,
+                        )),
                         played: played.map(|p| convert::mv(d, p)),
                         played_value,
                         best_value,

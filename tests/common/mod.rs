@@ -106,7 +106,7 @@ pub async fn try_apply(c: &mut Client, s: &GameState, m: pb::Move) -> Result<pb:
 
 /// Evaluate's answer for a state.
 pub async fn evaluate(c: &mut Client, s: &GameState) -> pb::EvaluateResponse {
-    c.evaluate(pb::EvaluateRequest { state: Some(s.clone()) })
+    c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), ..Default::default() })
         .await
         .unwrap_or_else(|e| panic!("evaluate {:?}: {e}", s.position))
         .into_inner()
