@@ -11,9 +11,11 @@
 //!   listener closed, calls in flight finished) loses no call, and the
 //!   replica exits 0 within drain + grace.
 //!
-//! Needs nginx (Debian's has the grpc and http2 modules): without it the
-//! test prints SKIPPED and passes under `cargo test`, and fails under
-//! `scripts/test`, which installs it first (`scripts/install-test-deps`).
+//! Not part of the quick `cargo test` loop (ignored there): `scripts/test`
+//! runs it as its own suite. Needs nginx (Debian's has the grpc and http2
+//! modules): without it the test prints SKIPPED and passes, except under
+//! `scripts/test` (PARLOUR_REQUIRE_TOOLS=1), which installs nginx first
+//! (`scripts/install-test-deps`).
 //! Loopback only; every loop is bounded; every child process is killed when
 //! the test ends, however it ends.
 
@@ -383,6 +385,7 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
 // ---------------------------------------------------------------- the test
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a fleet behind nginx (about 30 s): scripts/test runs it as its own suite, or `cargo test --test scale_out -- --ignored`"]
 async fn three_replicas_behind_nginx_answer_alike_and_lose_nothing_when_one_stops() {
     let Some(nginx) = find_nginx() else {
         return skip_without("nginx", "the load balancer of this test; Debian's has the grpc and http2 modules");
