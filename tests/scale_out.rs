@@ -190,6 +190,9 @@ fn parlour_serve(port: u16) -> Command {
         // every client a search slot so no SuggestMove is shed
         // (tests/overload.rs covers shedding).
         .args(["--max-concurrent-searches", "16"])
+        // Iteration-bound searches stop at the time cap too: far, so that a
+        // loaded machine does not make it bind (answers are compared).
+        .args(["--max-search-ms", "600000"])
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1");
     cmd
@@ -357,11 +360,10 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
                 if ply % 5 == 2 {
                     calls.push(Call::Suggest(pb::SuggestMoveRequest {
                         state: Some(state.clone()),
-                        budget: Some(pb::SearchBudget {
-                            time_limit: Some(prost_types::Duration { seconds: 5, nanos: 0 }),
-                            max_iterations: 64,
-                            seed: next(),
-                        }),
+                        // Bound by iterations alone (and the far time cap of
+                        // parlour_serve): a time limit could bind on a loaded
+                        // machine and make answers differ.
+                        budget: Some(pb::SearchBudget { time_limit: None, max_iterations: 64, seed: next() }),
                         ..Default::default()
                     }));
                 }
