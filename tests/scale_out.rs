@@ -11,9 +11,11 @@
 //!   listener closed, calls in flight finished) loses no call, and the
 //!   replica exits 0 within drain + grace.
 //!
-//! Needs nginx (Debian's has the grpc and http2 modules): without it the
-//! test prints SKIPPED and passes under `cargo test`, and fails under
-//! `scripts/test`, which installs it first (`scripts/install-test-deps`).
+//! Not part of the quick `cargo test` loop (ignored there): `scripts/test`
+//! runs it as its own suite. Needs nginx (Debian's has the grpc and http2
+//! modules): without it the test prints SKIPPED and passes, except under
+//! `scripts/test` (PARLOUR_REQUIRE_TOOLS=1), which installs nginx first
+//! (`scripts/install-test-deps`).
 //! Loopback only; every loop is bounded; every child process is killed when
 //! the test ends, however it ends.
 
@@ -188,6 +190,9 @@ fn parlour_serve(port: u16) -> Command {
         // every client a search slot so no SuggestMove is shed
         // (tests/overload.rs covers shedding).
         .args(["--max-concurrent-searches", "16"])
+        // Iteration-bound searches stop at the time cap too: far, so that a
+        // loaded machine does not make it bind (answers are compared).
+        .args(["--max-search-ms", "600000"])
         .env("RUST_LOG", "info")
         .env("NO_COLOR", "1");
     cmd
@@ -356,11 +361,10 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
                 if ply % 5 == 2 {
                     calls.push(Call::Suggest(pb::SuggestMoveRequest {
                         state: Some(state.clone()),
-                        budget: Some(pb::SearchBudget {
-                            time_limit: Some(prost_types::Duration { seconds: 5, nanos: 0 }),
-                            max_iterations: 64,
-                            seed: next(),
-                        }),
+                        // Bound by iterations alone (and the far time cap of
+                        // parlour_serve): a time limit could bind on a loaded
+                        // machine and make answers differ.
+                        budget: Some(pb::SearchBudget { time_limit: None, max_iterations: 64, seed: next() }),
                         ..Default::default()
                     }));
                 }
@@ -385,6 +389,7 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
 // ---------------------------------------------------------------- the test
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a fleet behind nginx (about 30 s): scripts/test runs it as its own suite, or `cargo test --test scale_out -- --ignored`"]
 async fn three_replicas_behind_nginx_answer_alike_and_lose_nothing_when_one_stops() {
     let Some(nginx) = find_nginx() else {
         return skip_without("nginx", "the load balancer of this test; Debian's has the grpc and http2 modules");

@@ -80,7 +80,11 @@ async fn the_answer_reports_its_analysis() {
 
 #[tokio::test]
 async fn equal_seed_and_iterations_give_equal_answers_in_every_phase() {
-    let server = TestServer::start().await;
+    // Iteration-bound searches stop at the server's time cap too (10 s by
+    // default); a loaded machine must not make the cap bind, so it is far.
+    let mut config = parlour::ServerConfig::default();
+    config.limits.max_search_time = std::time::Duration::from_secs(600);
+    let server = TestServer::with_config(config).await;
     let mut c = server.client().await;
     // The start of every game: set-up, bidding and three-player positions too.
     let games = c.list_games(pb::ListGamesRequest {}).await.unwrap().into_inner().games;
