@@ -594,7 +594,7 @@ impl VariantReport {
         );
         // Left: rates.
         let mut bars: Vec<(String, Rate)> =
-            self.by_order.iter().enumerate().map(|(i, r)| (format!("{} to move", ordinal(i)), *r)).collect();
+            self.by_order.iter().enumerate().map(|(i, r)| (ordinal(i).to_string(), *r)).collect();
         if self.pregame_plies.is_some() {
             bars.extend(self.seats.iter().zip(&self.by_seat).map(|(n, r)| (short(n), *r)));
         }
@@ -649,7 +649,7 @@ impl VariantReport {
         }
         let _ = writeln!(
             s,
-            r#"<text x="{}" y="{}" text-anchor="middle">wins with 95 % Wilson intervals</text>"#,
+            r#"<text x="{}" y="{}" text-anchor="middle">wins (1st, 2nd: order of play), 95 % intervals</text>"#,
             x0 + pw / 2.0,
             y0 + ph + 32.0
         );
