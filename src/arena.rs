@@ -11,7 +11,8 @@ use parlour_engine::Registry;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Players: random | greedy | level:<beginner|easy|medium|hard|strong|master> | \
 mcts[:ms=<time a move>,it=<iterations a move>,c=<exploration>,pv=<prior visits>,t=<prior temperature>,\
-playout=<plies>,leaf=<best|static>,solver=<on|off>]\n\
+playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>] | \
+ab[:ms=<time a move>,depth=<plies>,nodes=<positions a move>] (the alpha-beta baseline)\n\
 Example: parlour arena --game contiguity --game scala --player mcts:ms=200 --opponent random --opponent greedy")]
 pub struct ArenaArgs {
     /// Games to play, as `id` or `id/variant`; repeat the flag or use
