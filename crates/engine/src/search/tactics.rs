@@ -23,7 +23,11 @@
 //! Limits: a node budget (positions made; deterministic, so the same
 //! position and budget give the same answer), a deadline and the stop flag,
 //! checked every few hundred positions. A check cut short proves nothing;
-//! the checks already finished stand.
+//! the checks already finished stand. A pass (one horizon over every root
+//! move) is not begun when it is predicted not to finish: it costs about
+//! √(root moves) times the pass a ply shorter, compared with the time left
+//! at the speed measured so far (the node budget alone is not predicted, so
+//! iteration-bound answers stay deterministic).
 
 use crate::game::{Game, Outcome, Player};
 use std::collections::HashMap;
@@ -201,6 +205,10 @@ pub fn analyse_root<G: Game>(
         })
         .collect();
     let mut prover = Prover::new(game, limits);
+    let started = Instant::now();
+    let branching = moves.len().max(2) as f64;
+    // Positions each finished pass made, by plies.
+    let mut made: Vec<(u32, u64)> = Vec::new();
     // plies: 1 = win in 1, 2 = loss within 2, 3 = win in 3, ...; the
     // longest loss check comes after the longest win check (a forced win
     // makes it moot).
@@ -209,6 +217,24 @@ pub fn analyse_root<G: Game>(
         order.swap((horizon - 2) as usize, (horizon - 1) as usize);
     }
     for plies in order {
+        // A pass costs about √branching times the one a ply shorter (a
+        // proof tree with good ordering grows by the branching factor every
+        // two plies): one
+        // that cannot finish in the positions or time left is not begun
+        // (in wide positions the time goes to the tree search instead).
+        // Only the deadline is predicted: under the node budget alone
+        // (deterministic calls) every pass runs until the budget ends it.
+        if let Some(&(q, n)) = made.last() {
+            let predicted = n.max(1) as f64 * branching.sqrt().powi(plies as i32 - q as i32);
+            let time_left = limits.deadline.map(|d| {
+                let per_node = started.elapsed().as_secs_f64() / prover.nodes.max(1) as f64;
+                d.saturating_duration_since(Instant::now()).as_secs_f64() / per_node.max(1e-9)
+            });
+            if time_left.is_some_and(|l| predicted > l) {
+                break;
+            }
+        }
+        let before = prover.nodes;
         let win = plies % 2 == 1;
         for (i, (child, me_after)) in children.iter().enumerate() {
             if verdicts[i] != Verdict::Unknown {
@@ -232,6 +258,7 @@ pub fn analyse_root<G: Game>(
                 }
             }
         }
+        made.push((plies, prover.nodes - before));
     }
     (verdicts, prover.nodes)
 }

@@ -86,8 +86,10 @@ fn generate_for<G: Game>(game: &Bounded<G>, seed: u64) -> String {
     let mut found: Vec<Vec<(String, Vec<String>)>> = vec![Vec::new(); KINDS.len()];
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let started = std::time::Instant::now();
+    // PARLOUR_TACTICS_SECS: seconds per game variant (default 40).
+    let secs: u64 = std::env::var("PARLOUR_TACTICS_SECS").ok().and_then(|s| s.parse().ok()).unwrap_or(40);
     let mut games = 0;
-    while found.iter().any(|f| f.len() < PER_KIND) && games < 400 && started.elapsed().as_secs() < 40 {
+    while found.iter().any(|f| f.len() < PER_KIND) && games < 400 && started.elapsed().as_secs() < secs {
         games += 1;
         let mut pos = game.start();
         let mut moves = Vec::new();
@@ -95,7 +97,7 @@ fn generate_for<G: Game>(game: &Bounded<G>, seed: u64) -> String {
             if game.outcome(&pos).is_over() {
                 break;
             }
-            if game.phase(&pos) == "play" && started.elapsed().as_secs() < 40 {
+            if game.phase(&pos) == "play" && started.elapsed().as_secs() < secs {
                 if let Some((kind, right)) = classify(game, &pos) {
                     let k = KINDS.iter().position(|x| *x == kind).expect("a kind");
                     let text = game.to_record(&pos).to_string();
@@ -220,4 +222,33 @@ fn every_set_is_solved() {
     }
     assert!(failed.is_empty(), "{} of {} missed:\n{}", failed.len(), entries.len(), failed.join("\n"));
     assert_eq!(kinds_seen.len(), KINDS.len(), "every kind has positions");
+}
+
+/// The sets at a time budget (default 200 ms; `PARLOUR_TACTICS_MS`), the
+/// player's default settings otherwise: prints how many positions of each
+/// file were answered right. Release build:
+/// `cargo test --release -p parlour-engine sets::at_time -- --ignored --nocapture`
+#[test]
+#[ignore = "timed; run in release"]
+fn at_time() {
+    let ms: u64 = std::env::var("PARLOUR_TACTICS_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
+    let reg = Registry::new();
+    let mut by_file: std::collections::BTreeMap<String, (u32, u32, Vec<String>)> = Default::default();
+    for (file, kind, pos, right) in entries() {
+        let (id, variant) = file.trim_end_matches(".txt").split_once('.').expect("<game>.<variant>.txt");
+        let game = reg.get(id, variant).expect("a known game");
+        let budget =
+            SuggestBudget { seed: 7, time_limit: Some(std::time::Duration::from_millis(ms)), ..Default::default() };
+        let (_, s) = game.suggest(Record::parse(&pos).expect("a record"), &budget).expect("a suggestion");
+        let e = by_file.entry(file.clone()).or_default();
+        e.1 += 1;
+        if right.contains(&s.mv.notation) {
+            e.0 += 1;
+        } else {
+            e.2.push(format!("{kind}: played {}", s.mv.notation));
+        }
+    }
+    for (file, (ok, n, missed)) in by_file {
+        println!("{file}: {ok} of {n} at {ms} ms {missed:?}");
+    }
 }
