@@ -219,10 +219,9 @@ pub fn analyse_root<G: Game>(
     for plies in order {
         // A pass costs about √branching times the one a ply shorter (a
         // proof tree with good ordering grows by the branching factor every
-        // two plies): one
-        // that cannot finish in the positions or time left is not begun
-        // (in wide positions the time goes to the tree search instead).
-        // Only the deadline is predicted: under the node budget alone
+        // two plies). One that cannot finish in the time left is not begun:
+        // in wide positions the time goes to the tree search instead. Only
+        // the deadline is predicted: under the node budget alone
         // (deterministic calls) every pass runs until the budget ends it.
         if let Some(&(q, n)) = made.last() {
             let predicted = n.max(1) as f64 * branching.sqrt().powi(plies as i32 - q as i32);
