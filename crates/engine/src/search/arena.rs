@@ -14,6 +14,7 @@
 //! the game number and the ply, so a match with iteration-bound players
 //! replays exactly.
 
+use super::alphabeta::AlphaBetaConfig;
 use super::{Leaf, Level, SearchConfig, Strategy};
 use crate::error::RulesError;
 use crate::front::{AnyGame, MoveInput};
@@ -38,6 +39,9 @@ pub enum PlayerSpec {
     Level(&'static Level),
     /// Tree search with a budget and settings.
     Search { time: Option<Duration>, iterations: u64, config: SearchConfig },
+    /// The alpha-beta baseline ([`super::alphabeta`]): a time a move, a
+    /// depth cap and/or a budget of positions (`nodes`).
+    AlphaBeta { time: Option<Duration>, nodes: u64, config: AlphaBetaConfig },
 }
 
 impl FromStr for PlayerSpec {
@@ -55,8 +59,13 @@ impl FromStr for PlayerSpec {
                 .map(PlayerSpec::Level)
                 .ok_or_else(|| format!("unknown level `{name}`; levels: {}", Level::names()));
         }
+        if let Some(rest) = s.strip_prefix("ab") {
+            return alphabeta_spec(rest);
+        }
         let Some(rest) = s.strip_prefix("mcts") else {
-            return Err(format!("unknown player `{s}`: random, greedy, level:<name> or mcts[:key=value,...]"));
+            return Err(format!(
+                "unknown player `{s}`: random, greedy, level:<name>, mcts[:key=value,...] or ab[:key=value,...]"
+            ));
         };
         let mut time = None;
         let mut iterations = 0;
@@ -90,7 +99,9 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: solver is on or off")),
                     }
                 }
-                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver")),
+                "tac" => config.tactics = num(v)? as u32,
+                "tn" => config.tactics_nodes = num(v)? as u64,
+                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn")),
             }
         }
         if time.is_none() && iterations == 0 {
@@ -98,6 +109,34 @@ impl FromStr for PlayerSpec {
         }
         Ok(PlayerSpec::Search { time, iterations, config })
     }
+}
+
+/// `ab[:ms=<time>,depth=<plies>,nodes=<positions>]`; with none of them,
+/// 200 ms a move.
+fn alphabeta_spec(rest: &str) -> Result<PlayerSpec, String> {
+    if !rest.is_empty() && !rest.starts_with(':') {
+        return Err(format!("unknown player `ab{rest}`: ab[:ms=...,depth=...,nodes=...]"));
+    }
+    let mut time = None;
+    let mut nodes = 0;
+    let mut config = AlphaBetaConfig::default();
+    for kv in rest.trim_start_matches(':').split(',').filter(|kv| !kv.is_empty()) {
+        let (k, v) = kv.split_once('=').ok_or_else(|| format!("`{kv}`: expected key=value"))?;
+        let num = |v: &str| match v.parse::<f64>() {
+            Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+            _ => Err(format!("`{kv}`: not a number of zero or more")),
+        };
+        match k {
+            "ms" => time = Some(Duration::from_secs_f64(num(v)? / 1000.0)),
+            "depth" => config.max_depth = num(v)? as u32,
+            "nodes" => nodes = num(v)? as u64,
+            _ => return Err(format!("`{kv}`: keys are ms, depth, nodes")),
+        }
+    }
+    if time.is_none() && nodes == 0 && config.max_depth == 0 {
+        time = Some(Duration::from_millis(200));
+    }
+    Ok(PlayerSpec::AlphaBeta { time, nodes, config })
 }
 
 impl fmt::Display for PlayerSpec {
@@ -133,7 +172,26 @@ impl fmt::Display for PlayerSpec {
                 if config.solver != d.solver {
                     parts.push(format!("solver={}", if config.solver { "on" } else { "off" }));
                 }
+                if config.tactics != d.tactics {
+                    parts.push(format!("tac={}", config.tactics));
+                }
+                if config.tactics_nodes != d.tactics_nodes {
+                    parts.push(format!("tn={}", config.tactics_nodes));
+                }
                 write!(f, "mcts:{}", parts.join(","))
+            }
+            PlayerSpec::AlphaBeta { time, nodes, config } => {
+                let mut parts = Vec::new();
+                if let Some(t) = time {
+                    parts.push(format!("ms={}", t.as_millis()));
+                }
+                if config.max_depth > 0 {
+                    parts.push(format!("depth={}", config.max_depth));
+                }
+                if *nodes > 0 {
+                    parts.push(format!("nodes={nodes}"));
+                }
+                write!(f, "ab:{}", parts.join(","))
             }
         }
     }
@@ -158,6 +216,13 @@ impl PlayerSpec {
                 time_limit: *time,
                 max_iterations: *iterations,
                 player: Strategy::Mcts(config.clone()),
+                ..Default::default()
+            },
+            PlayerSpec::AlphaBeta { time, nodes, config } => SuggestBudget {
+                seed,
+                time_limit: *time,
+                max_iterations: *nodes,
+                player: Strategy::AlphaBeta(config.clone()),
                 ..Default::default()
             },
         }
@@ -382,7 +447,18 @@ mod tests {
 
     #[test]
     fn player_specs_parse_and_print() {
-        for s in ["random", "greedy", "level:hard", "mcts:ms=200", "mcts:it=300,c=1.4,playout=4,leaf=static"] {
+        for s in [
+            "random",
+            "greedy",
+            "level:hard",
+            "mcts:ms=200",
+            "mcts:it=300,c=1.4,playout=4,leaf=static",
+            "mcts:ms=200,tac=0",
+            "mcts:it=100,tac=3,tn=5000",
+            "ab:ms=5000",
+            "ab:depth=4",
+            "ab:ms=1000,depth=6,nodes=100000",
+        ] {
             assert_eq!(s.parse::<PlayerSpec>().unwrap().to_string(), s);
         }
         assert_eq!("mcts".parse::<PlayerSpec>().unwrap().to_string(), "mcts:ms=200");
@@ -393,6 +469,10 @@ mod tests {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
         assert!("level:godlike".parse::<PlayerSpec>().is_err());
+        assert_eq!("ab".parse::<PlayerSpec>().unwrap().to_string(), "ab:ms=200");
+        for bad in ["ab:zz=1", "ab:depth=-1", "abc", "ab:ms"] {
+            assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -26,6 +26,7 @@
 //! the iteration budget is smaller than the number of moves), so every
 //! win in one, and every reply that loses at once, is seen.
 
+use super::tactics::{self, Verdict};
 use super::{Candidate, SuggestBudget, Suggestion};
 use super::{Evaluator, DEFAULT_MAX_NODES};
 use crate::game::{Game, Outcome, Player};
@@ -68,6 +69,14 @@ pub struct SearchConfig {
     pub leaf: Leaf,
     /// Whether proven values propagate (MCTS-Solver).
     pub solver: bool,
+    /// The tactical layer's horizon in plies ([`super::tactics`]): before
+    /// the tree search, wins within this many plies and losses within one
+    /// ply less are proven exhaustively at the root (two-player games; 0 =
+    /// off).
+    pub tactics: u32,
+    /// The most positions the tactical layer makes per call (it also
+    /// stops at half the time limit and at the stop flag).
+    pub tactics_nodes: u64,
 }
 
 impl Default for SearchConfig {
@@ -79,6 +88,8 @@ impl Default for SearchConfig {
             playout_plies: 0,
             leaf: Leaf::BestReply,
             solver: true,
+            tactics: super::tactics::DEFAULT_HORIZON,
+            tactics_nodes: super::tactics::DEFAULT_NODES,
         }
     }
 }
@@ -123,6 +134,7 @@ pub struct Mcts<'a, G: Game, E: Evaluator<G> + ?Sized> {
     moves: Vec<G::Move>,
     scratch: Vec<(f32, G::Move, Option<Values>)>,
     path: Vec<u32>,
+    tactical_nodes: u64,
 }
 
 fn identity() -> [Player; MAX_SEATS] {
@@ -154,6 +166,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             moves: Vec::new(),
             scratch: Vec::new(),
             path: Vec::new(),
+            tactical_nodes: 0,
         };
         search.push(None, 0.0, 1.0, 0);
         search
@@ -193,6 +206,19 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         let deadline = budget.time_limit.and_then(|t| self.started.checked_add(t));
         let max_iterations = if budget.max_iterations == 0 { u64::MAX } else { budget.max_iterations };
         let mut next_report = self.started.checked_add(every);
+        if self.iterations == 0 && self.config.tactics > 0 && self.seats == 2 {
+            // One iteration expands the root; the tactical layer then
+            // proves what it can about its moves.
+            self.iterate();
+            // It may spend half the time, and stops at the first report
+            // (an analysis shows the tree search's view from then on).
+            let half = budget.time_limit.map(|t| t / 2).and_then(|t| self.started.checked_add(t));
+            let share = match (half, next_report) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            self.run_tactics(budget, share);
+        }
         loop {
             if self.iterations > 0 {
                 if self.finished()
@@ -216,6 +242,49 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             }
             self.iterate();
         }
+    }
+
+    /// The tactical layer at the root: proven wins and losses of the
+    /// root's moves become proven children (a loss only while some move
+    /// is not proven lost), so a short forced win is played and a move
+    /// allowing a short forced loss is not.
+    fn run_tactics(&mut self, budget: &SuggestBudget, deadline: Option<Instant>) {
+        let root = &self.nodes[0];
+        if !root.expanded || root.proven != NONE || root.count <= 1 {
+            return;
+        }
+        let (first, count) = (root.first as usize, root.count as usize);
+        let moves: Vec<G::Move> =
+            (first..first + count).map(|c| self.nodes[c].mv.expect("a child has a move")).collect();
+        let limits = tactics::Limits { nodes: self.config.tactics_nodes, deadline, stop: budget.stop.as_deref() };
+        let (verdicts, nodes) = tactics::analyse_root(self.game, &self.root, &moves, self.config.tactics, limits);
+        self.tactical_nodes = nodes;
+        let mover = self.nodes[first].mover as usize;
+        let safe = verdicts.iter().any(|v| !matches!(v, Verdict::Loss(_)));
+        for (i, v) in verdicts.iter().enumerate() {
+            let c = first + i;
+            if self.nodes[c].proven != NONE {
+                continue;
+            }
+            let win = match v {
+                Verdict::Win(_) => 1.0,
+                Verdict::Loss(_) if safe => -1.0,
+                _ => continue,
+            };
+            let mut exact = [0.0; MAX_SEATS];
+            exact[mover] = win;
+            exact[1 - mover] = -win;
+            self.exact.push(exact);
+            self.nodes[c].proven = (self.exact.len() - 1) as u32;
+        }
+        if self.config.solver {
+            self.try_prove(0);
+        }
+    }
+
+    /// Positions the tactical layer made.
+    pub fn tactical_nodes(&self) -> u64 {
+        self.tactical_nodes
     }
 
     fn push(&mut self, mv: Option<G::Move>, prior: f32, policy: f32, mover: usize) {

@@ -19,9 +19,11 @@
 //! budget's seed, so the same position, seed and iteration budget give the
 //! same answer — as long as the time limit does not end the search first.
 
+pub mod alphabeta;
 pub mod arena;
 pub mod level;
 pub mod mcts;
+pub mod tactics;
 
 use crate::game::{Game, Player};
 use std::sync::atomic::AtomicBool;
@@ -89,6 +91,9 @@ pub enum Strategy {
     Mcts(SearchConfig),
     /// The one-move look-ahead baseline of [`crate::greedy`].
     Greedy,
+    /// The alpha-beta baseline of [`alphabeta`] (the budget's iterations
+    /// count positions).
+    AlphaBeta(alphabeta::AlphaBetaConfig),
 }
 
 impl Default for Strategy {
@@ -144,6 +149,7 @@ pub fn analyze<G: Game>(
 ) -> Option<Suggestion<G::Move>> {
     match &budget.player {
         Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
+        Strategy::AlphaBeta(config) => alphabeta::suggest(game, pos, config, budget),
         Strategy::Mcts(config) => {
             let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), config.clone(), budget);
             search.run_reporting(budget, every, report);

@@ -1,0 +1,282 @@
+//! The alpha-beta baseline: a plain depth-limited searcher of the kind
+//! general game systems ship, so the project can measure itself against it
+//! (`parlour arena --opponent ab:ms=5000`).
+//!
+//! Negamax with alpha-beta pruning and iterative deepening (depth 1, 2, …
+//! until the depth cap, the time limit, the node budget or the stop flag);
+//! the answer is the best move of the deepest finished iteration (or of an
+//! unfinished one that proved a win). Move ordering: at the root the
+//! previous iteration's values; inside the tree, where two or more plies
+//! remain, the children's static values (immediate wins first). Leaves are
+//! valued by [`Game::search_value`] (within ±1); a finished game is worth
+//! ±(2 - plies/1000), so a win is preferred sooner and a loss later. Two
+//! players only: with more, it answers as the greedy baseline.
+//!
+//! Deterministic: no randomness; the same position, depth cap and node
+//! budget give the same answer (a time limit may end it earlier).
+
+use crate::game::{Game, Outcome, Player};
+use crate::search::{Candidate, SuggestBudget, Suggestion};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// The searcher's settings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AlphaBetaConfig {
+    /// Deepest iteration, in plies (0 = no cap: time or nodes end it).
+    pub max_depth: u32,
+}
+
+const WIN: f64 = 2.0;
+/// Values beyond this are proven wins or losses.
+const PROVEN: f64 = 1.5;
+/// No iteration goes deeper (a game may be short).
+const DEPTH_LIMIT: u32 = 64;
+
+struct Search<'a, G: Game> {
+    game: &'a G,
+    budget: &'a SuggestBudget,
+    deadline: Option<Instant>,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl<G: Game> Search<'_, G> {
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if (self.budget.max_iterations > 0 && self.nodes > self.budget.max_iterations)
+            || (self.nodes.is_multiple_of(512)
+                && (self.budget.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
+        {
+            self.aborted = true;
+        }
+        !self.aborted
+    }
+
+    /// The value of `pos` for the player to move, if `pos` is over.
+    fn terminal(&self, pos: &G::Position, ply: u32) -> Option<f64> {
+        match self.game.outcome(pos) {
+            Outcome::Ongoing => None,
+            Outcome::Drawn => Some(0.0),
+            Outcome::Won(w) => {
+                let v = WIN - ply as f64 / 1000.0;
+                Some(if w.contains(&self.game.to_move(pos)) { v } else { -v })
+            }
+        }
+    }
+
+    /// The child's value for the player who moved into it (`mover`, an
+    /// index of the parent; `mover_after` its index in the child).
+    fn for_mover(&self, child: &G::Position, mover_after: Player, v: f64) -> f64 {
+        if self.game.to_move(child) == mover_after {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// Negamax value of `pos` for its player to move; `None` if cut short.
+    fn negamax(&mut self, pos: &G::Position, depth: u32, mut alpha: f64, beta: f64, ply: u32) -> Option<f64> {
+        if let Some(v) = self.terminal(pos, ply) {
+            return Some(v);
+        }
+        let me = self.game.to_move(pos);
+        if depth == 0 {
+            return Some(self.game.search_value(pos, me).clamp(-1.0, 1.0));
+        }
+        let mut moves = Vec::new();
+        self.game.legal_moves(pos, &mut moves);
+        let mut children: Vec<(f64, G::Position, Player)> = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            if !self.tick() {
+                return None;
+            }
+            let after = self.game.player_after(pos, mv, me);
+            let mut child = pos.clone();
+            self.game.play(&mut child, mv);
+            let key = if depth >= 2 {
+                match self.terminal(&child, ply + 1) {
+                    Some(v) => self.for_mover(&child, after, v),
+                    None => {
+                        let v = self.game.search_value(&child, self.game.to_move(&child));
+                        self.for_mover(&child, after, v)
+                    }
+                }
+            } else {
+                0.0
+            };
+            children.push((key, child, after));
+        }
+        if depth >= 2 {
+            children.sort_by(|a, b| b.0.total_cmp(&a.0));
+        }
+        let mut best = f64::NEG_INFINITY;
+        for (_, child, after) in &children {
+            let same = self.game.to_move(child) == *after;
+            let v = if same {
+                self.negamax(child, depth - 1, alpha, beta, ply + 1)?
+            } else {
+                -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)?
+            };
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+}
+
+/// Picks a move for the player to move, or `None` when there is none.
+pub fn suggest<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    config: &AlphaBetaConfig,
+    budget: &SuggestBudget,
+) -> Option<Suggestion<G::Move>> {
+    let started = Instant::now();
+    let deadline = budget.time_limit.and_then(|t| started.checked_add(t));
+    let me = game.to_move(pos);
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    if game.description().players.len() != 2 {
+        return crate::greedy::suggest(game, pos, budget);
+    }
+    let cap = if config.max_depth == 0 { DEPTH_LIMIT } else { config.max_depth.min(DEPTH_LIMIT) };
+    let mut s = Search { game, budget, deadline, nodes: 0, aborted: false };
+    // (value for me, move, child, my index in the child)
+    let mut root: Vec<(f64, G::Move, G::Position, Player)> = moves
+        .iter()
+        .map(|&mv| {
+            let after = game.player_after(pos, mv, me);
+            let mut child = pos.clone();
+            game.play(&mut child, mv);
+            (f64::NEG_INFINITY, mv, child, after)
+        })
+        .collect();
+    let mut finished: Option<Vec<(f64, G::Move)>> = None;
+    for depth in 1..=cap {
+        let mut alpha = f64::NEG_INFINITY;
+        let mut scored: Vec<(f64, usize)> = Vec::with_capacity(root.len());
+        for (i, (_, _, child, after)) in root.iter().enumerate() {
+            let same = game.to_move(child) == *after;
+            // Root moves after the first are searched with a window
+            // opening at the best so far (fail-low values are upper bounds
+            // and sort below the best).
+            let v = if same {
+                s.negamax(child, depth - 1, alpha, f64::INFINITY, 1)
+            } else {
+                s.negamax(child, depth - 1, f64::NEG_INFINITY, -alpha, 1).map(|v| -v)
+            };
+            let Some(v) = v else { break };
+            scored.push((v, i));
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        if s.aborted {
+            // An unfinished iteration counts only if it proved a win.
+            if let Some(&(v, i)) = scored.iter().max_by(|a, b| a.0.total_cmp(&b.0)) {
+                if v >= PROVEN {
+                    let mut list = vec![(v, root[i].1)];
+                    if let Some(f) = &finished {
+                        list.extend(f.iter().filter(|x| x.1 != root[i].1).copied());
+                    }
+                    finished = Some(list);
+                }
+            }
+            break;
+        }
+        for &(v, i) in &scored {
+            root[i].0 = v;
+        }
+        // Stable: equal values keep the previous order.
+        root.sort_by(|a, b| b.0.total_cmp(&a.0));
+        finished = Some(root.iter().map(|r| (r.0, r.1)).collect());
+        let best = root[0].0;
+        // Proven: a win (nothing better exists), or every move lost.
+        if best >= PROVEN || best <= -PROVEN {
+            break;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    let list = finished.unwrap_or_else(|| root.iter().map(|r| (0.0, r.1)).collect());
+    let (value, best) = list[0];
+    let clamp = |v: f64| v.clamp(-1.0, 1.0);
+    let n = game.description().players.len();
+    let values =
+        (0..n).map(|p| if p as Player == me { clamp(value) } else { clamp(-value) / (n as f64 - 1.0) }).collect();
+    let candidates = list.iter().take(10).map(|&(v, m)| Candidate { mv: m, value: clamp(v), visits: 0 }).collect();
+    Some(Suggestion {
+        principal_variation: vec![best],
+        mv: best,
+        values,
+        candidates,
+        iterations: s.nodes,
+        proven: value.abs() >= PROVEN,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounded::Bounded;
+    use crate::notation::Record;
+    use crate::squeeze::{Squeeze, Variant};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    fn squeeze(text: &str) -> (Bounded<Squeeze>, <Bounded<Squeeze> as Game>::Position) {
+        let g = Bounded::new(Squeeze::new(Variant::Squeeze));
+        let p = g.from_record(Record::parse(text).unwrap()).unwrap();
+        (g, p)
+    }
+
+    fn ab(depth: u32, nodes: u64) -> SuggestBudget {
+        SuggestBudget {
+            max_iterations: nodes,
+            player: super::super::Strategy::AlphaBeta(AlphaBetaConfig { max_depth: depth }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn takes_a_win_in_one_and_says_it_is_proven() {
+        // a6-a4 takes a2 and a3 against white's own a1: black has no king.
+        let (g, p) = squeeze("to_move=white; white=a1,a6; black=a2,a3; stones=d4");
+        let s = suggest(&g, &p, &AlphaBetaConfig { max_depth: 3 }, &ab(3, 0)).unwrap();
+        assert_eq!(g.move_notation(&p, s.mv), "a6-a4");
+        assert!(s.proven);
+        assert_eq!(s.values, [1.0, -1.0]);
+    }
+
+    #[test]
+    fn same_budget_same_answer_and_the_stop_flag_holds() {
+        let (g, p) = squeeze(
+            "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; \
+             captured=white:0,black:7; bait=black:7",
+        );
+        let a = suggest(&g, &p, &AlphaBetaConfig::default(), &ab(0, 3000)).unwrap();
+        let b = suggest(&g, &p, &AlphaBetaConfig::default(), &ab(0, 3000)).unwrap();
+        assert_eq!(a, b);
+        assert!(a.iterations <= 3001);
+        let mut budget = ab(0, 0);
+        budget.stop = Some(Arc::new(AtomicBool::new(true)));
+        budget.time_limit = Some(std::time::Duration::from_secs(60));
+        let started = Instant::now();
+        let s = suggest(&g, &p, &AlphaBetaConfig::default(), &budget).unwrap();
+        assert!(started.elapsed() < std::time::Duration::from_secs(30));
+        assert!(s.iterations < 100_000, "{}", s.iterations);
+    }
+}
