@@ -75,7 +75,11 @@ pub struct SearchConfig {
     /// off).
     pub tactics: u32,
     /// The most positions the tactical layer makes per call (it also
-    /// stops at half the time limit and at the stop flag).
+    /// stops at half the time limit and at the stop flag). 0 = follow the
+    /// budget: [`super::tactics::NODES_PER_ITERATION`] a search iteration
+    /// when the budget bounds iterations, at most
+    /// [`super::tactics::DEFAULT_NODES`], so that an iteration-bound
+    /// answer costs about what its iterations cost.
     pub tactics_nodes: u64,
 }
 
@@ -89,7 +93,7 @@ impl Default for SearchConfig {
             leaf: Leaf::BestReply,
             solver: true,
             tactics: super::tactics::DEFAULT_HORIZON,
-            tactics_nodes: super::tactics::DEFAULT_NODES,
+            tactics_nodes: 0,
         }
     }
 }
@@ -256,7 +260,8 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         let (first, count) = (root.first as usize, root.count as usize);
         let moves: Vec<G::Move> =
             (first..first + count).map(|c| self.nodes[c].mv.expect("a child has a move")).collect();
-        let limits = tactics::Limits { nodes: self.config.tactics_nodes, deadline, stop: budget.stop.as_deref() };
+        let nodes = tactics::node_budget(self.config.tactics_nodes, budget.max_iterations);
+        let limits = tactics::Limits { nodes, deadline, stop: budget.stop.as_deref() };
         let (verdicts, nodes) = tactics::analyse_root(self.game, &self.root, &moves, self.config.tactics, limits);
         self.tactical_nodes = nodes;
         let mover = self.nodes[first].mover as usize;

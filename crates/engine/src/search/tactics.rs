@@ -180,6 +180,23 @@ pub const DEFAULT_HORIZON: u32 = 5;
 /// The most positions the tactical layer makes per call by default.
 pub const DEFAULT_NODES: u64 = 4_000_000;
 
+/// Positions the tactical layer may make per search iteration of an
+/// iteration-bound budget, when its node budget is left to follow the
+/// budget: about the work of one tree-search iteration (a best-reply leaf
+/// values every reply of the position it reaches).
+pub const NODES_PER_ITERATION: u64 = 64;
+
+/// The tactical layer's node budget: `configured` when set (non-zero), else
+/// [`NODES_PER_ITERATION`] for each of `max_iterations` (0 = no iteration
+/// bound), at most [`DEFAULT_NODES`].
+pub fn node_budget(configured: u64, max_iterations: u64) -> u64 {
+    match (configured, max_iterations) {
+        (0, 0) => DEFAULT_NODES,
+        (0, it) => it.saturating_mul(NODES_PER_ITERATION).min(DEFAULT_NODES),
+        (n, _) => n,
+    }
+}
+
 /// Proves what it can about each of `moves` (the legal moves of `root`)
 /// within `horizon` plies, under `limits`. Returns one verdict per move
 /// and the positions made. Stops at the first (shortest) win found.
@@ -260,6 +277,19 @@ pub fn analyse_root<G: Game>(
         made.push((plies, prover.nodes - before));
     }
     (verdicts, prover.nodes)
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    #[test]
+    fn the_node_budget_follows_an_iteration_budget_unless_set() {
+        assert_eq!(node_budget(0, 0), DEFAULT_NODES, "no bound of either kind: the default");
+        assert_eq!(node_budget(0, 64), 64 * NODES_PER_ITERATION, "iterations bound the layer too");
+        assert_eq!(node_budget(0, u64::MAX), DEFAULT_NODES, "never past the default");
+        assert_eq!(node_budget(1234, 64), 1234, "a budget set is kept");
+    }
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::dynamic::SuggestBudget;
 use crate::game::{Game, Outcome};
 use crate::notation::Record;
 use crate::registry::Registry;
+use crate::search::{SearchConfig, Strategy};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -213,7 +214,11 @@ fn every_set_is_solved() {
         let (id, variant) = file.trim_end_matches(".txt").split_once('.').expect("<game>.<variant>.txt");
         let game = reg.get(id, variant).unwrap_or_else(|e| panic!("{file}: {e}"));
         let record = Record::parse(pos).unwrap_or_else(|e| panic!("{file}: {pos}: {e}"));
-        let budget = SuggestBudget { seed: 7, max_iterations: 20, ..Default::default() };
+        // Few iterations, and the tactical layer's default node budget
+        // stated (by default it would follow the iterations).
+        let config = SearchConfig { tactics_nodes: super::DEFAULT_NODES, ..Default::default() };
+        let budget =
+            SuggestBudget { seed: 7, max_iterations: 20, player: Strategy::Mcts(config), ..Default::default() };
         let (_, s) = game.suggest(record, &budget).unwrap_or_else(|e| panic!("{file}: {pos}: {e}"));
         if !right.contains(&s.mv.notation) {
             failed.push(format!("{file} {kind}: {pos}: played {} not one of {right:?}", s.mv.notation));
