@@ -26,7 +26,7 @@ mod support;
 
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, SamplingMode, Throughput};
-use parlour_engine::dynamic::MoveInput;
+use parlour_engine::front::MoveInput;
 use parlour_engine::playout::random_playout;
 use parlour_engine::{AnyGame, Game, Record};
 use std::hint::black_box;

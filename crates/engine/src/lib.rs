@@ -41,10 +41,6 @@ pub use bounded::Bounded;
 pub use describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 pub use front::{AnyGame, ApplyView, MoveFields, MoveInput, MoveView, StateView, SuggestBudget, Suggestion};
 
-/// The front's old name, kept so code written against it still builds.
-pub mod dynamic {
-    pub use crate::front::*;
-}
 pub use error::{ErrorKind, RulesError};
 pub use game::{
     Cell, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures,

@@ -18,8 +18,8 @@
 //! header (`white`, `date`, `event`, ...) is kept as given, in order.
 //! [`GameRecord::to_text`] and [`GameRecord::parse`] round-trip exactly.
 
-use crate::dynamic::{checked_move, move_view, view, MoveView, StateView};
 use crate::error::{ErrorKind, RulesError};
+use crate::front::{checked_move, move_view, view, MoveView, StateView};
 use crate::game::{Game, Outcome};
 use crate::notation::Record;
 use std::collections::HashMap;

@@ -2,8 +2,8 @@
 
 use crate::bounded::Bounded;
 use crate::describe::Description;
-use crate::dynamic::AnyGame;
 use crate::error::RulesError;
+use crate::front::AnyGame;
 use crate::game::Game;
 
 /// Something done with every game and variant: see [`for_each_game`].

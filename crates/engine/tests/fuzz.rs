@@ -16,7 +16,7 @@
 //! milliseconds per game (default 200; CI and docs/reliability.md use more)
 //! and prints how many inputs it ran.
 
-use parlour_engine::dynamic::MoveInput;
+use parlour_engine::front::MoveInput;
 use parlour_engine::{AnyGame, Record, Registry};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;

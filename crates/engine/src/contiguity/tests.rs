@@ -33,7 +33,7 @@ fn dests_of(g: &Contiguity, p: &Position, from: &str) -> Vec<String> {
 }
 
 fn err(g: &Contiguity, p: &Position, m: &str) -> RulesError {
-    crate::dynamic::checked_move(g, p, m).expect_err(m)
+    crate::front::checked_move(g, p, m).expect_err(m)
 }
 
 const START: &str = "to_move=white; white=30a,29b,1b,30c,2c,1d; red=1a,30b,2b,29c,1c,30d";

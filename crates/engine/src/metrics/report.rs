@@ -4,8 +4,8 @@
 use super::json::Json;
 use super::selfplay::{play_match, GameTrace, MatchTrace};
 use super::stats::{decided_at, lead_changes, trailed_share, Rate, Spread};
-use crate::dynamic::AnyGame;
 use crate::error::RulesError;
+use crate::front::AnyGame;
 use crate::game::MoveKind;
 use crate::search::arena::{mix, PlayerSpec};
 use std::collections::BTreeMap;

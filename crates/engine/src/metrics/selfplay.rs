@@ -14,8 +14,8 @@
 //! match of one. Seeds derive from the run's seed, the match, the game in
 //! the match and the ply, so an iteration-bound player replays exactly.
 
-use crate::dynamic::{AnyGame, MoveInput};
 use crate::error::RulesError;
+use crate::front::{AnyGame, MoveInput};
 use crate::game::{Evaluation, MoveKind, Outcome};
 use crate::notation::Record;
 use crate::search::arena::{mix, PlayerSpec};

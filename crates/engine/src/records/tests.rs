@@ -2,7 +2,7 @@
 //! finds the final state, the first illegal move and repeated positions.
 
 use super::*;
-use crate::dynamic::{AnyGame, MoveInput};
+use crate::front::{AnyGame, MoveInput};
 use crate::Registry;
 
 /// A random game of `g` from its start, as a record with its result.

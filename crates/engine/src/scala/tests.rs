@@ -606,7 +606,7 @@ fn description_and_registry() {
     let v = any
         .apply(
             Record::parse("to_move=black; white=h4,j5,j7; black=i8").unwrap(),
-            &crate::dynamic::MoveInput::Notation("i8-k6-i4-g4".into()),
+            &crate::front::MoveInput::Notation("i8-k6-i4-g4".into()),
         )
         .unwrap();
     assert_eq!(v.played.notation, "i8-g4");

@@ -13,7 +13,7 @@
 
 use super::{Limits, Prover};
 use crate::bounded::Bounded;
-use crate::dynamic::SuggestBudget;
+use crate::front::SuggestBudget;
 use crate::game::{Game, Outcome};
 use crate::notation::Record;
 use crate::registry::Registry;
