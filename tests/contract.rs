@@ -588,7 +588,7 @@ async fn scala_multi_jumps_are_entered_landing_by_landing_and_reported_as_played
 async fn the_basic_view_and_one_state_form_make_lean_replies() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = new_game(&mut c, "").await;
+    let s = common::new_game(&mut c, "contiguity", "").await;
     let ask = |view: pb::ReplyView, form: pb::StateForm| pb::GenerateMovesRequest {
         state: Some(s.clone()),
         view: view as i32,
@@ -618,18 +618,6 @@ async fn the_basic_view_and_one_state_form_make_lean_replies() {
         full.encoded_len(),
         lean.encoded_len()
     );
-}
-
-async fn new_game(
-    c: &mut parlour::pb::rules_client::RulesClient<tonic::transport::Channel>,
-    variant: &str,
-) -> GameState {
-    c.new_game(pb::NewGameRequest { game: "contiguity".into(), variant: variant.into(), ..Default::default() })
-        .await
-        .unwrap()
-        .into_inner()
-        .state
-        .unwrap()
 }
 
 #[tokio::test]

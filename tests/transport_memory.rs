@@ -10,6 +10,7 @@
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
+mod common;
 mod h2_support;
 
 use bytes::Bytes;
@@ -30,14 +31,9 @@ impl Drop for Proc {
     }
 }
 
+/// Resident memory in KiB (0 when /proc cannot tell).
 fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find(|l| l.starts_with("VmRSS:"))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
+    common::rss_kib(pid).unwrap_or(0)
 }
 
 /// The well-behaved client, on a runtime of its own (so the attacker's
