@@ -2,8 +2,10 @@
 //! Square cells: a1 bottom-left, ranks upwards. Hex cells: rows a..i from
 //! the top, numbered from the left; see `board.rs` for the axial layout.
 
+use super::board::bit;
 use super::*;
 use crate::error::ErrorKind;
+use crate::game::{MoveKind, Owner};
 use crate::playout::{check_contract, check_position, perft, random_playout};
 use crate::registry::Registry;
 use rand::seq::IndexedRandom;
