@@ -1,12 +1,12 @@
 //! The game's [`Description`]: cells, players, seats, pieces and options.
 
 use super::board::{bit, Geometry, NONE};
-use super::Variant;
+use super::GameId;
 use crate::describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
 
-pub(super) fn describe(variant: Variant, g: &Geometry) -> Description {
-    let hex = variant.is_hex();
-    let k = variant.kings();
+pub(super) fn describe(id: GameId, g: &Geometry) -> Description {
+    let hex = id.is_hex();
+    let k = id.kings();
     let cells = (0..g.cells)
         .map(|c| {
             let name = g.name(c).to_string();
@@ -30,8 +30,8 @@ pub(super) fn describe(variant: Variant, g: &Geometry) -> Description {
             CellInfo { name, x, y, tags, neighbors }
         })
         .collect();
-    let (name, summary, king_summary) = match variant {
-        Variant::Squeeze => (
+    let (name, summary, king_summary) = match id {
+        GameId::Squeeze => (
             "Squeeze",
             "8x8 board, 2 kings a side and 19 neutral stones. One player sets up, the other chooses colour and \
              turn or takes the bait (the stones not set). Kings slide like chess queens and capture by custodian: \
@@ -39,20 +39,20 @@ pub(super) fn describe(variant: Variant, g: &Geometry) -> Description {
              10 stones (bait included) win; no kings or no move loses.",
             "slides like a chess queen; captures by custodian where it stops",
         ),
-        Variant::Swish => (
+        GameId::Swish => (
             "Swish",
             "8x8 board, 2 kings a side and 19 neutral stones, set up as in Squeeze. Kings slide like chess \
              queens and may end the slide by leaping a row of stones or of opposing kings, landing on any empty \
              cell beyond; leaped pieces are captured. 10 stones (bait included) win; no kings or no move loses.",
             "slides like a chess queen, then may leap a row of stones or of opposing kings",
         ),
-        Variant::HexSqueeze => (
+        GameId::HexSqueeze => (
             "Hex-Squeeze",
             "Squeeze on a hexhex board of side 5 (61 cells) with 3 hexagonal rooks a side moving along the 6 \
              lines; captures by custodian in 6 directions.",
             "a hexagonal rook: slides along the 6 lines; captures by custodian where it stops",
         ),
-        Variant::HexSwish => (
+        GameId::HexSwish => (
             "Hex-Swish",
             "Swish on a hexhex board of side 5 (61 cells) with 3 hexagonal rooks a side moving along the 6 \
              lines, leaping rows of stones or of opposing kings.",
@@ -60,7 +60,7 @@ pub(super) fn describe(variant: Variant, g: &Geometry) -> Description {
         ),
     };
     Description {
-        id: variant.id(),
+        id: id.name(),
         variant: "default",
         name,
         author: "Christian Freeling, 1984",

@@ -112,7 +112,7 @@ pub(super) fn search_value(game: &Squeeze, pos: &Position, player: Player) -> f6
     // Until every king stands and at least WIN stones are set (a
     // smaller set-up loses to the bait, so the setter goes on), there is
     // no start to judge yet.
-    let kings = game.variant.kings() as u32;
+    let kings = game.id.kings() as u32;
     let set = pos.stones.count_ones();
     if pos.kings[0].count_ones() < kings || pos.kings[1].count_ones() < kings || set + (WIN as u32) <= STONES as u32 {
         return 0.0;

@@ -45,35 +45,37 @@ const SEATS: [&str; 2] = ["setter", "chooser"];
 const KEYS: [&str; 10] =
     ["to_move", "white", "black", "stones", "captured", "bait", "phase", "setter", "ply", "max_plies"];
 
-/// The four games.
+/// Which of the four games this is: each is a game of its own for the
+/// service (its own `game` id), with one variant, `default`. (Not a
+/// variant: [`crate::describe::VariantInfo`] names the service's variants.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
+pub enum GameId {
     Squeeze,
     Swish,
     HexSqueeze,
     HexSwish,
 }
 
-impl Variant {
-    pub const ALL: [Variant; 4] = [Variant::Squeeze, Variant::Swish, Variant::HexSqueeze, Variant::HexSwish];
+impl GameId {
+    pub const ALL: [GameId; 4] = [GameId::Squeeze, GameId::Swish, GameId::HexSqueeze, GameId::HexSwish];
 
-    /// The game id.
-    pub fn id(self) -> &'static str {
+    /// The game id clients send (`squeeze`, `swish`, `hex-squeeze`, `hex-swish`).
+    pub fn name(self) -> &'static str {
         match self {
-            Variant::Squeeze => "squeeze",
-            Variant::Swish => "swish",
-            Variant::HexSqueeze => "hex-squeeze",
-            Variant::HexSwish => "hex-swish",
+            GameId::Squeeze => "squeeze",
+            GameId::Swish => "swish",
+            GameId::HexSqueeze => "hex-squeeze",
+            GameId::HexSwish => "hex-swish",
         }
     }
 
     pub fn is_hex(self) -> bool {
-        matches!(self, Variant::HexSqueeze | Variant::HexSwish)
+        matches!(self, GameId::HexSqueeze | GameId::HexSwish)
     }
 
     /// Whether kings capture by leaping (Swish) rather than by custodian (Squeeze).
     pub fn is_swish(self) -> bool {
-        matches!(self, Variant::Swish | Variant::HexSwish)
+        matches!(self, GameId::Swish | GameId::HexSwish)
     }
 
     /// Kings per colour: 2 on the square board, 3 on the hexagon.
@@ -171,7 +173,7 @@ pub enum Move {
 
 /// One of the four games.
 pub struct Squeeze {
-    variant: Variant,
+    id: GameId,
     geo: &'static Geometry,
     description: Description,
 }
@@ -187,13 +189,14 @@ fn mask_cells(set: u64) -> Bits {
 }
 
 impl Squeeze {
-    pub fn new(variant: Variant) -> Self {
-        let geo: &'static Geometry = if variant.is_hex() { &HEX } else { &SQUARE };
-        Squeeze { variant, geo, description: describe::describe(variant, geo) }
+    pub fn new(id: GameId) -> Self {
+        let geo: &'static Geometry = if id.is_hex() { &HEX } else { &SQUARE };
+        Squeeze { id, geo, description: describe::describe(id, geo) }
     }
 
-    pub fn variant(&self) -> Variant {
-        self.variant
+    /// Which of the four games this is.
+    pub fn game_id(&self) -> GameId {
+        self.id
     }
 
     pub fn geometry(&self) -> &'static Geometry {
@@ -216,7 +219,7 @@ impl Squeeze {
     }
 
     fn kings_total(&self) -> u8 {
-        2 * self.variant.kings()
+        2 * self.id.kings()
     }
 }
 

@@ -16,7 +16,7 @@ impl Squeeze {
         let g = self.geo;
         let occ = pos.occupied();
         let mut dest = 0u64;
-        if !self.variant.is_swish() {
+        if !self.id.is_swish() {
             for d in 0..g.dirs {
                 dest |= g.attacks(d, from, occ);
             }
@@ -62,7 +62,7 @@ impl Squeeze {
     pub fn captures(&self, pos: &Position, from: u8, to: u8) -> (u64, u64) {
         let g = self.geo;
         let me = pos.to_move as usize;
-        if self.variant.is_swish() {
+        if self.id.is_swish() {
             // Everything leaped is captured (a legal leap passes one row of
             // stones or of opposing kings).
             let Some((_, between)) = g.between(from, to) else {
@@ -133,7 +133,7 @@ fn pregame_moves(game: &Squeeze, pos: &Position, out: &mut Vec<Move>) {
     let occ = pos.occupied();
     match pos.phase {
         Phase::Setup => {
-            let k = game.variant.kings() as u32;
+            let k = game.id.kings() as u32;
             let placed = pos.kings[0].count_ones() + pos.kings[1].count_ones();
             if placed < 2 * k {
                 for colour in [WHITE, BLACK] {
@@ -187,7 +187,7 @@ pub(super) fn parse_move(game: &Squeeze, pos: &Position, text: &str) -> Result<M
 fn parse_setup(game: &Squeeze, pos: &Position, text: &str) -> Result<Move, RulesError> {
     let g = game.geo;
     let err = |m: String| RulesError::illegal_move(format!("{text}: {m}"));
-    let k = game.variant.kings();
+    let k = game.id.kings();
     let total = game.kings_total();
     let placed = (pos.kings[0].count_ones() + pos.kings[1].count_ones()) as u8;
     if text == "done" {
@@ -265,7 +265,7 @@ fn parse_king_move(game: &Squeeze, pos: &Position, text: &str) -> Result<Move, R
     let Some((f, t)) = text.split_once('-') else {
         return Err(err(format!(
             "a king move is written from-to, e.g. {}",
-            if game.variant.is_hex() { "e1-e5" } else { "g7-d4" }
+            if game.id.is_hex() { "e1-e5" } else { "g7-d4" }
         )));
     };
     let from = parse_cell_word(game, text, f)?;
@@ -289,7 +289,7 @@ fn parse_king_move(game: &Squeeze, pos: &Position, text: &str) -> Result<Move, R
         return Err(err(format!("{tname} is occupied")).with_cell(tname));
     }
     let Some((d, between)) = g.between(from, to) else {
-        let how = if game.variant.is_hex() {
+        let how = if game.id.is_hex() {
             "kings move along the 6 lines through the cell sides"
         } else {
             "kings move along ranks, files and diagonals"
@@ -300,7 +300,7 @@ fn parse_king_move(game: &Squeeze, pos: &Position, text: &str) -> Result<Move, R
     if between & occ == 0 {
         return Ok(Move::Go { from, to });
     }
-    if !game.variant.is_swish() {
+    if !game.id.is_swish() {
         let block = g.first(d, between & occ);
         let bname = game.name(block).to_string();
         return Err(err(format!("{bname} is occupied")).with_cell(bname));
@@ -346,7 +346,7 @@ fn parse_king_move(game: &Squeeze, pos: &Position, text: &str) -> Result<Move, R
 fn parse_cell_word(game: &Squeeze, text: &str, word: &str) -> Result<u8, RulesError> {
     let word = word.trim();
     game.geo.parse(word).ok_or_else(|| {
-        let range = if game.variant.is_hex() { "a1..i5, rows a..i" } else { "a1..h8" };
+        let range = if game.id.is_hex() { "a1..i5, rows a..i" } else { "a1..h8" };
         RulesError::illegal_move(format!("{text}: `{word}` is not a cell of this board ({range})")).with_cell(word)
     })
 }
@@ -366,7 +366,7 @@ pub(super) fn move_details(game: &Squeeze, pos: &Position, mv: Move) -> MoveDeta
     match mv {
         Move::Go { from, to } => {
             let (stones, kings) = game.captures(pos, from, to);
-            let kind = if game.variant.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
+            let kind = if game.id.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
             let mut d = MoveDetails::between(kind, from, to);
             d.captured = mask_cells(stones | kings).collect();
             d

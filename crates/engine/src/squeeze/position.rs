@@ -84,13 +84,13 @@ fn read_to_move(r: &mut Record, phase: Phase) -> Result<Player, RulesError> {
     Ok(seat)
 }
 
-/// `white`, `black` (kings, at most the variant's count each) and
+/// `white`, `black` (kings, at most the game's count each) and
 /// `stones` (at most [`STONES`], on inner cells), no cell twice.
 fn read_pieces(game: &Squeeze, r: &mut Record) -> Result<([u64; 2], u64), RulesError> {
     let g = game.geo;
     let mut occupied = 0u128;
     let mut kings = [0u64; 2];
-    let k = game.variant.kings();
+    let k = game.id.kings();
     let index = |s: &str| g.parse(s);
     for colour in [WHITE, BLACK] {
         let key = COLOURS[colour as usize];
@@ -125,7 +125,7 @@ fn read_pieces(game: &Squeeze, r: &mut Record) -> Result<([u64; 2], u64), RulesE
 /// set-up is over), stones only after every king.
 fn check_pregame(game: &Squeeze, r: &Record, pos: &Position) -> Result<(), RulesError> {
     let g = game.geo;
-    let (phase, kings, k) = (pos.phase, pos.kings, game.variant.kings());
+    let (phase, kings, k) = (pos.phase, pos.kings, game.id.kings());
     for key in ["captured", "bait", "setter"] {
         if r.get(key).is_some() {
             return Err(RulesError::bad_position(
