@@ -3,7 +3,7 @@
 //! trying to gather all twelve of its pieces into one edge-connected group.
 //!
 //! Rules: `docs/rules/shoulder-to-shoulder.md` and RULES.md. The board is
-//! data ([`board`], read from `board.json`); pieces are three `u128`
+//! data ([`board`], tables generated from `board.json` at build time); pieces are three `u128`
 //! bitboards, one per colour (in the two-player game the blue one holds the
 //! blockers).
 //!
@@ -16,7 +16,6 @@
 pub mod board;
 mod describe;
 mod eval;
-mod json;
 mod moves;
 mod position;
 #[cfg(test)]
@@ -115,7 +114,7 @@ impl ShoulderToShoulder {
         Self::with_board(variant, &BOARD)
     }
 
-    /// The game on another board (see [`Board::from_json`]).
+    /// The game on another board (the tests build small ones).
     pub fn with_board(variant: Variant, board: &'static Board) -> Self {
         let homes = board.home.map(bit);
         let all_homes = homes[0] | homes[1] | homes[2];
