@@ -7,10 +7,11 @@
 //! to m (bottom). Row g holds g1..g11 left to right, with red's home g6
 //! and green's home g7 side by side and blue's home h6 below them.
 
-use super::board::{Board, BLUE, BOARD, GREEN, RED};
+use super::board::{Board, BLUE, BOARD, GREEN, RED, SQUEEZE};
 use super::*;
+use crate::bits::Bits;
 use crate::bounded::Bounded;
-use crate::game::Status;
+use crate::game::{MoveKind, Status};
 use crate::playout::{check_contract, check_position, perft, random_playout};
 use crate::ErrorKind;
 
