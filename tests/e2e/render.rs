@@ -5,11 +5,9 @@
 //! The README's pictures (docs/img/<game>-<variant>.svg, every game's start
 //! position) are checked here against what RenderBoard draws now. To redraw
 //! them after a change to the drawing: `PARLOUR_UPDATE_IMAGES=1 cargo test
-//! --test render`.
+//! --test e2e render::`.
 
-mod common;
-
-use common::{state, TestServer};
+use crate::common::{state, TestServer};
 use parlour::pb::{self, RenderBoardRequest};
 use std::path::PathBuf;
 use tonic_types::StatusExt;
@@ -68,7 +66,10 @@ async fn every_game_start_is_drawn_and_matches_docs_img() {
             stale.push(file.display().to_string());
         }
     }
-    assert!(stale.is_empty(), "out of date (redraw with PARLOUR_UPDATE_IMAGES=1 cargo test --test render): {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "out of date (redraw with PARLOUR_UPDATE_IMAGES=1 cargo test --test e2e render::): {stale:?}"
+    );
 }
 
 #[tokio::test]

@@ -3,9 +3,7 @@
 //! fields disagree is refused naming both; seats, roles and results in every
 //! state; click-by-click entry; fewer calls per turn.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb::{self, GameState};
 use prost::Message;
 use prost_types::field_descriptor_proto::Type;
@@ -588,7 +586,7 @@ async fn scala_multi_jumps_are_entered_landing_by_landing_and_reported_as_played
 async fn the_basic_view_and_one_state_form_make_lean_replies() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let s = common::new_game(&mut c, "contiguity", "").await;
+    let s = crate::common::new_game(&mut c, "contiguity", "").await;
     let ask = |view: pb::ReplyView, form: pb::StateForm| pb::GenerateMovesRequest {
         state: Some(s.clone()),
         view: view as i32,

@@ -1,8 +1,6 @@
 //! End to end: TLS and mutual TLS with generated certificates.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb::{self, rules_client::RulesClient};
 use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair};
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Identity};

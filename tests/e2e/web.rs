@@ -3,10 +3,8 @@
 //! Connect streaming and as gRPC-Web, gRPC-Web unary over HTTP/1.1, CORS
 //! preflights, the playground, and a whole game played by JSON alone.
 
-mod common;
-
+use crate::common::TestServer;
 use bytes::Bytes;
-use common::TestServer;
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;

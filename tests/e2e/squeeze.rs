@@ -1,9 +1,7 @@
 //! End to end: Squeeze, Swish, Hex-Squeeze and Hex-Swish through every RPC,
 //! the pre-game and errors included.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb;
 use tonic::Code;
 use tonic_types::StatusExt;

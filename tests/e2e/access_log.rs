@@ -118,7 +118,7 @@ async fn at_the_default_level_calls_write_no_lines() {
 ///
 /// ```sh
 /// PARLOUR_COST_ADDR=http://127.0.0.1:50161 PARLOUR_COST_CALL=apply PARLOUR_COST_N=500 \
-///   cargo test --test access_log fixed_calls -- --ignored
+///   cargo test --test e2e access_log::fixed_calls -- --ignored
 /// ```
 #[tokio::test]
 #[ignore]

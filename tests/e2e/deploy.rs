@@ -8,8 +8,6 @@
 //! `scripts/install-test-deps` puts in tools/.venv: without them this test
 //! prints SKIPPED under `cargo test` and fails under `scripts/test`.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
@@ -24,11 +22,11 @@ fn kubernetes_manifests_are_valid_and_consistent_with_the_dockerfile() {
         .output()
     {
         Ok(out) => out,
-        Err(e) => return common::skip_without("python3", &format!("cannot run {}: {e}", python.display())),
+        Err(e) => return crate::common::skip_without("python3", &format!("cannot run {}: {e}", python.display())),
     };
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     if out.status.code() == Some(3) {
-        return common::skip_without("a Python package of tools/requirements.txt", text.trim());
+        return crate::common::skip_without("a Python package of tools/requirements.txt", text.trim());
     }
     assert!(out.status.success(), "scripts/check-deploy failed:\n{text}");
     assert!(text.contains("OK"), "{text}");

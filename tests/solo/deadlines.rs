@@ -1,14 +1,12 @@
 //! End to end: SuggestMove under short caller deadlines (10-50 ms) still
 //! answers with a move: the search keeps a margin with a floor in
-//! milliseconds, counted from the call's arrival. In a file of its own so
-//! that no other test of the same binary competes for the cores.
+//! milliseconds, counted from the call's arrival. In `tests/solo` (one test at a
+//! time) so that no other test of the same process competes for the cores.
 
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb;
 use std::time::Duration;
 
@@ -22,6 +20,7 @@ fn pb_duration(d: Duration) -> prost_types::Duration {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn short_caller_deadlines_still_get_a_move() {
+    let _alone = crate::alone().await;
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let start = c

@@ -4,17 +4,14 @@
 //! silent connections, unread replies, header-only streams, health watches
 //! and zero-window AnalyzeStreams (the attacks of docs/reliability.md); its
 //! resident memory is sampled under each and must stay under 128 MiB (the
-//! figures are printed: `cargo test --test transport_memory -- --nocapture`).
+//! figures are printed: `cargo test --test solo transport_memory -- --nocapture`).
 //! Then SIGTERM: the time to exit is printed.
 
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
-mod common;
-mod h2_support;
-
+use crate::h2_support::*;
 use bytes::Bytes;
-use h2_support::*;
 use parlour::pb;
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -33,7 +30,7 @@ impl Drop for Proc {
 
 /// Resident memory in KiB (0 when /proc cannot tell).
 fn rss_kib(pid: u32) -> u64 {
-    common::rss_kib(pid).unwrap_or(0)
+    crate::common::rss_kib(pid).unwrap_or(0)
 }
 
 /// The well-behaved client, on a runtime of its own (so the attacker's
@@ -114,6 +111,7 @@ fn stop(attack: Vec<(H2, Vec<h2::SendStream<Bytes>>)>) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
+    let _alone = crate::alone().await;
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
@@ -218,6 +216,7 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
+    let _alone = crate::alone().await;
     use tokio::io::{AsyncBufReadExt, BufReader};
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();

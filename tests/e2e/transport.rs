@@ -7,11 +7,8 @@
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
-mod common;
-mod h2_support;
-
-use common::*;
-use h2_support::*;
+use crate::common::*;
+use crate::h2_support::*;
 use parlour::pb;
 use parlour::transport::TransportLimits;
 use parlour::ServerConfig;

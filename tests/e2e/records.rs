@@ -7,9 +7,7 @@
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb;
 use std::time::{Duration, Instant};
 use tonic::Code;

@@ -1,9 +1,7 @@
 //! End to end: the API surface common to every game — listing, describing,
 //! state input forms, error details, health and reflection.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb::{self, GameState};
 use tonic::Code;
 

@@ -19,9 +19,7 @@
 //! Loopback only; every loop is bounded; every child process is killed when
 //! the test ends, however it ends.
 
-mod common;
-
-use common::{free_port, rss_kib, serving, skip_without};
+use crate::common::{free_port, rss_kib, serving, skip_without};
 use parlour::pb::rules_client::RulesClient;
 use parlour::pb::{self, GameState};
 use prost::Message;
@@ -157,7 +155,7 @@ fn find_nginx() -> Option<PathBuf> {
 
 /// The binary under test: this build's, or PARLOUR_SCALE_OUT_BIN (e.g. a
 /// release build, to measure: `PARLOUR_SCALE_OUT_BIN=target/release/parlour
-/// cargo test --test scale_out -- --nocapture`).
+/// cargo test --test solo scale_out -- --ignored --nocapture`).
 fn parlour_bin() -> PathBuf {
     std::env::var_os("PARLOUR_SCALE_OUT_BIN").map(PathBuf::from).unwrap_or_else(|| env!("CARGO_BIN_EXE_parlour").into())
 }
@@ -188,7 +186,7 @@ fn parlour_serve(port: u16) -> Command {
         .args(["--shutdown-grace-ms", &GRACE_MS.to_string()])
         // This test is about statelessness and failover, not overload: give
         // every client a search slot so no SuggestMove is shed
-        // (tests/overload.rs covers shedding).
+        // (tests/e2e/overload.rs covers shedding).
         .args(["--max-concurrent-searches", "16"])
         // Iteration-bound searches stop at the time cap too: far, so that a
         // loaded machine does not make it bind (answers are compared).
@@ -389,8 +387,9 @@ async fn workload(reference: &mut RulesClient<Channel>) -> Vec<Call> {
 // ---------------------------------------------------------------- the test
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a fleet behind nginx (about 30 s): scripts/test runs it as its own suite, or `cargo test --test scale_out -- --ignored`"]
+#[ignore = "a fleet behind nginx (about 30 s): scripts/test runs it as its own suite, or `cargo test --test solo scale_out -- --ignored`"]
 async fn three_replicas_behind_nginx_answer_alike_and_lose_nothing_when_one_stops() {
+    let _alone = crate::alone().await;
     let Some(nginx) = find_nginx() else {
         return skip_without("nginx", "the load balancer of this test; Debian's has the grpc and http2 modules");
     };

@@ -1,8 +1,6 @@
 //! End to end: Scala in both rulesets through every RPC, errors included.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb;
 use tonic::Code;
 

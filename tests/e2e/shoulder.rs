@@ -1,9 +1,7 @@
 //! End to end: Shoulder to Shoulder through every RPC, in both forms, with
 //! passing, connection, penalties, a whole match and errors.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb;
 use tonic::Code;
 

@@ -9,9 +9,7 @@
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
-mod common;
-
-use common::rss_kib;
+use crate::common::rss_kib;
 use parlour::pb;
 use parlour::pb::rules_client::RulesClient;
 use std::process::{Child, Command, Stdio};
@@ -72,8 +70,9 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "a long run (about a minute): scripts/test runs it as its own suite, or `cargo test --test soak -- --ignored`"]
+#[ignore = "a long run (about a minute): scripts/test runs it as its own suite, or `cargo test --test solo soak -- --ignored`"]
 async fn memory_stays_bounded_over_a_long_mixed_run() {
+    let _alone = crate::alone().await;
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
     let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
         .args(["serve", "--listen", &format!("127.0.0.1:{port}")])

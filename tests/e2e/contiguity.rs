@@ -1,8 +1,6 @@
 //! End to end: Contiguity through every RPC, errors included.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb;
 use tonic::Code;
 

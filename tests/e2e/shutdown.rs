@@ -1,9 +1,7 @@
 //! End to end: graceful shutdown. Health goes NOT_SERVING, calls in flight
 //! finish, then the server stops.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use parlour::pb;
 use std::time::Duration;
 use tonic_health::pb::health_check_response::ServingStatus;

@@ -5,9 +5,7 @@
 //! alert rules and collector configuration in deploy/observability/ name
 //! only metrics this run exports (checked by `scripts/check-observability`).
 
-mod common;
-
-use common::free_port;
+use crate::common::free_port;
 use opentelemetry_proto::tonic::collector::metrics::v1::metrics_service_server::{
     MetricsService, MetricsServiceServer,
 };

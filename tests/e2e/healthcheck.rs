@@ -2,9 +2,7 @@
 //! server answers SERVING; 1 with a reason when draining, unknown service,
 //! or nothing listening.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::process::{Command, Output};
 use std::time::Duration;
 
