@@ -46,7 +46,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_concurrent: crate::config::MAX_CONCURRENT,
-            max_concurrent_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_concurrent_searches: crate::config::max_concurrent_searches(),
             default_search_time: Duration::from_millis(crate::config::DEFAULT_SEARCH_MS),
             max_search_time: Duration::from_millis(crate::config::MAX_SEARCH_MS),
             max_search_iterations: crate::config::MAX_SEARCH_ITERATIONS,
@@ -429,7 +429,7 @@ impl Rules for RulesService {
                 Some(d) if d.seconds < 0 || d.nanos < 0 => {
                     return Err(errors::bad_argument("report_interval", "the report interval must not be negative"))
                 }
-                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(Duration::from_millis(10)),
+                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(crate::config::MIN_REPORT_INTERVAL),
             };
             let stop = Arc::new(AtomicBool::new(false));
             let stop_on_drop = StopOnDrop(stop.clone());
