@@ -90,6 +90,18 @@ impl RulesService {
         RulesService { request_timeout: Some(timeout), ..self }
     }
 
+    // Why semaphores here and not tower's `GlobalConcurrencyLimitLayer` with
+    // `LoadShedLayer` around `RulesServer` (tonic answers tower's
+    // `Overloaded` with RESOURCE_EXHAUSTED too): a tower limit holds its
+    // permit until the response future completes, but a search outlives it.
+    // SuggestMove moves both permits into its blocking search, which runs
+    // until the search notices its stop flag; AnalyzeStream and AnalyzeGame
+    // answer with headers at once and then search for seconds, their
+    // permits held by the search thread until the stream ends. Under a tower
+    // limit a flood of streams would pass the cap. The search slots also
+    // apply to three methods of one service (tower would need a router by
+    // path in front of it), and the refusal names the limit to retry
+    // against. docs/reliability.md, "Load shedding", says the same.
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.in_flight.clone().try_acquire_owned().map_err(|_| {
             tracing::debug!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
