@@ -180,7 +180,7 @@ async fn main() -> anyhow::Result<()> {
                     max_concurrent: a.max_concurrent,
                     max_concurrent_searches: a
                         .max_concurrent_searches
-                        .unwrap_or(parlour::service::Limits::default().max_concurrent_searches),
+                        .unwrap_or_else(defaults::max_concurrent_searches),
                     default_search_time: Duration::from_millis(a.default_search_ms),
                     max_search_time: Duration::from_millis(a.max_search_ms),
                     max_search_iterations: a.max_search_iterations,
