@@ -6,7 +6,7 @@
 //! Two aids for tuning: `--analyze POSITION` prints the player's analysis of
 //! one position, and `--replay N` prints game N of a match move by move.
 
-use parlour_engine::search::arena::{mix, run_match, PlayerSpec, Result3};
+use parlour_engine::search::arena::{mix, play_game, run_match, PlayerSpec, Result3};
 use parlour_engine::search::ladder::{self, FitOptions, Pairing};
 use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 
@@ -71,6 +71,13 @@ pub struct ArenaArgs {
     /// Ladder: also write the results as JSON to this file.
     #[arg(long, value_name = "FILE", requires = "ladder")]
     json: Option<std::path::PathBuf>,
+    /// Instead of matches from the start: play from each position of this
+    /// file (lines `variant<TAB>side to win<TAB>position`, `#` comments;
+    /// e.g. crates/engine/tests/data/scala-endgames.txt) with the player on
+    /// the side to win against the first opponent, `--games` games each,
+    /// and count the wins and their lengths.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["analyze", "replay", "ladder"])]
+    endgames: Option<std::path::PathBuf>,
 }
 
 /// The ladder's rungs when `--rung` is not given.
@@ -100,6 +107,10 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
     }
     if a.ladder {
         return run_ladder(&a, &games);
+    }
+    if let Some(path) = &a.endgames {
+        let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--endgames needs an --opponent"))?;
+        return endgames(&a, &games, &player, opponent, path);
     }
     if let Some(g) = a.replay {
         let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--replay needs an --opponent"))?;
@@ -311,4 +322,89 @@ fn markdown(rungs: &[PlayerSpec], pairings: &[Pairing], ratings: &[ladder::Ratin
         );
     }
     out
+}
+
+/// `--endgames FILE`: the player on the side to win of every listed
+/// position of each game's variant, against `opponent`.
+fn endgames(
+    a: &ArenaArgs,
+    games: &[&dyn AnyGame],
+    player: &PlayerSpec,
+    opponent: &PlayerSpec,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("--endgames {}: {e}", path.display()))?;
+    println!(
+        "# parlour arena --endgames {}: {} games a position, seed {}, draw after {} plies",
+        path.display(),
+        a.games,
+        a.seed,
+        a.max_plies
+    );
+    for &game in games {
+        let d = game.description();
+        let (mut won, mut drawn, mut lost, mut plies, mut longest) = (0u32, 0u32, 0u32, 0u64, 0u32);
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [variant, side, position] = fields[..] else {
+                anyhow::bail!("--endgames line {}: expected variant<TAB>side<TAB>position", n + 1);
+            };
+            if variant != d.variant {
+                continue;
+            }
+            let seat = d
+                .players
+                .iter()
+                .position(|p| p.name == side)
+                .ok_or_else(|| anyhow::anyhow!("--endgames line {}: no player `{side}` in {}", n + 1, d.id))?;
+            let record = Record::parse(position).map_err(|e| anyhow::anyhow!("--endgames line {}: {e}", n + 1))?;
+            let players: Vec<&PlayerSpec> =
+                (0..d.players.len()).map(|s| if s == seat { player } else { opponent }).collect();
+            for g in 0..a.games {
+                let p = play_game(
+                    game,
+                    &players,
+                    mix(a.seed, (n as u64) << 16 | g as u64),
+                    Some(record.clone()),
+                    a.max_plies,
+                )
+                .map_err(|e| anyhow::anyhow!("--endgames line {}: {e}", n + 1))?;
+                let c = if p.winners.contains(&seat) {
+                    won += 1;
+                    plies += p.plies as u64;
+                    longest = longest.max(p.plies);
+                    'W'
+                } else if p.winners.is_empty() {
+                    drawn += 1;
+                    'D'
+                } else {
+                    lost += 1;
+                    'L'
+                };
+                if a.verbose {
+                    eprintln!("{}/{} line {}: {c} after {} plies: {}", d.id, d.variant, n + 1, p.plies, p.end);
+                }
+            }
+        }
+        let total = won + drawn + lost;
+        if total == 0 {
+            continue;
+        }
+        let (lo, hi) = parlour_engine::search::arena::wilson(won as u64, total as u64, 1.96);
+        println!(
+            "{}/{}: {player} vs {opponent}: {total} endgames: {won} won, {drawn} drawn, {lost} lost; \
+             won {:.1}% [{:.1}%, {:.1}%]; won in {:.1} plies on average, {longest} at most",
+            d.id,
+            d.variant,
+            100.0 * won as f64 / total as f64,
+            100.0 * lo,
+            100.0 * hi,
+            plies as f64 / won.max(1) as f64,
+        );
+    }
+    Ok(())
 }

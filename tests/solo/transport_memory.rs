@@ -10,23 +10,16 @@
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
+use crate::common::{free_port, KillOnDrop};
 use crate::h2_support::*;
 use bytes::Bytes;
 use parlour::pb;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 
 const LIMIT_KIB: u64 = 128 * 1024;
-
-struct Proc(Child);
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// Resident memory in KiB (0 when /proc cannot tell).
 fn rss_kib(pid: u32) -> u64 {
@@ -112,7 +105,7 @@ fn stop(attack: Vec<(H2, Vec<h2::SendStream<Bytes>>)>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
     let _alone = crate::alone().await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = free_port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
         .args(["serve", "--listen", &addr.to_string(), "--drain-ms", "400", "--shutdown-grace-ms", "2000"])
@@ -121,7 +114,7 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut proc = Proc(child);
+    let mut proc = KillOnDrop(child);
     let pid = proc.0.id();
     tokio::time::timeout(Duration::from_secs(20), async {
         while TcpStream::connect(addr).await.is_err() {
@@ -218,7 +211,7 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
 async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
     let _alone = crate::alone().await;
     use tokio::io::{AsyncBufReadExt, BufReader};
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = free_port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     // A descriptor limit of 64, so a few dozen connections exhaust it.
     let child = tokio::process::Command::new("sh")
