@@ -90,9 +90,9 @@ impl RulesService {
 
     /// The longest a search may think from the call's arrival: the request
     /// timeout and the caller's deadline, each less the time kept back for
-    /// the answer's trip (see [`margin`]).
+    /// the answer's trip ([`crate::transport::search_cap`]).
     fn deadline_cap(&self, caller_deadline: Option<Duration>) -> Option<Duration> {
-        [caller_deadline, self.request_timeout].into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
+        crate::transport::search_cap([caller_deadline, self.request_timeout])
     }
 
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
@@ -194,14 +194,6 @@ impl RulesService {
             stop: Some(stop),
         })
     }
-}
-
-/// The time a search keeps back from a deadline `d` for the answer's trip:
-/// a tenth of it, at least [`crate::config::DEADLINE_MARGIN_FLOOR`] but never
-/// more than half of it (so a 10 ms deadline still leaves 5 ms to think,
-/// and the search makes at least one iteration whatever is left).
-fn margin(d: Duration) -> Duration {
-    (d / 10).max(crate::config::DEADLINE_MARGIN_FLOOR.min(d / 2))
 }
 
 /// Raises a search's stop flag when dropped: held by the RPC future (or the
@@ -458,14 +450,12 @@ impl Rules for RulesService {
             let rpc_span = tracing::Span::current();
             // The deadlines count from the call's arrival: time spent before
             // the search starts (parsing, a busy blocking pool) comes off it.
-            let cap_at = self.deadline_cap(caller_deadline).map(|c| received + c);
+            let cap = self.deadline_cap(caller_deadline);
             let mut engine_budget = engine_budget;
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                if let Some(at) = cap_at {
-                    let left = at.saturating_duration_since(Instant::now());
-                    engine_budget.time_limit = Some(engine_budget.time_limit.map_or(left, |t| t.min(left)));
-                }
+                engine_budget.time_limit =
+                    crate::transport::thinking_time(engine_budget.time_limit, received, cap, Instant::now());
                 let search_span = tracing::info_span!(
                     parent: &rpc_span,
                     "search",
@@ -654,6 +644,7 @@ impl Rules for RulesService {
 #[cfg(test)]
 mod deadline_tests {
     use super::*;
+    use crate::transport::margin;
 
     fn service(request_timeout: Duration) -> RulesService {
         RulesService::new(Arc::new(Registry::new()), Limits::default()).with_request_timeout(request_timeout)
