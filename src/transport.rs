@@ -698,21 +698,22 @@ fn timed_out(timeout: Duration) -> tonic::Status {
     tonic::Status::deadline_exceeded(format!("the request timeout ({} ms) passed", timeout.as_millis()))
 }
 
-/// The largest piece of a reply handed to hyper at once (HTTP/2's default
-/// frame size).
-const CHUNK: usize = 16 * 1024;
+/// The largest piece of a reply handed to hyper at once: about HTTP/2's
+/// default frame size, a multiple of 3 so that gRPC-Web's text mode (which
+/// base64-encodes each piece) pads only a message's last piece.
+const CHUNK: usize = 3 * 5461;
 
 /// A reply body that ends with `DEADLINE_EXCEEDED` at its call's deadline
 /// and holds the call's [`CallGuard`] until it is sent or dropped.
 ///
 /// It hands its data to hyper in pieces of at most [`CHUNK`] bytes, the last
-/// byte of each data frame a piece of its own. hyper asks for the next
+/// 1-3 bytes of each data frame a piece of their own. hyper asks for the next
 /// piece only once the client's flow-control window has taken the last one
 /// (h2 buffers a piece whole, whatever the window), so from a piece handed
 /// out until the next poll the reply waits for the client: the connection's
 /// watchdog is told (stalled), and closes the connection if that lasts the
-/// grace. The lone last byte makes this hold for the last piece too: the
-/// body ends only once all but that byte fit the client's window. (Handed
+/// grace. The small last piece makes this hold for the rest too: the body
+/// ends only once all but those bytes fit the client's window. (Handed
 /// whole, a reply would be buffered by h2 after a 1-byte window and the call
 /// would look finished, its memory held for as long as the connection
 /// lives, beyond every cap.)
@@ -730,17 +731,30 @@ struct Bounded<B> {
 }
 
 impl<B> Bounded<B> {
-    /// Hands out at most [`CHUNK`] bytes of `data` and never its last byte
-    /// with others, keeping the rest, and tells the watchdog the reply now
-    /// waits for the client.
+    /// Hands out the next piece of `data`, keeping the rest: at most
+    /// [`CHUNK`] bytes, a multiple of 3, and never its last 1-3 bytes with
+    /// others; tells the watchdog the reply now waits for the client.
     fn piece(&mut self, mut data: Bytes) -> Frame<Bytes> {
-        let n = if data.len() > 1 { CHUNK.min(data.len() - 1) } else { data.len() };
+        let n = piece_len(data.len());
         if n < data.len() {
             self.rest = Some(data.split_off(n));
         }
         self.stalled = true;
         self.guard.set_stalled(Some(Instant::now() + self.grace));
         Frame::data(data)
+    }
+}
+
+/// The length of the next piece of `len` bytes (see [`Bounded::piece`]).
+fn piece_len(len: usize) -> usize {
+    let last = match len % 3 {
+        0 => 3,
+        r => r,
+    };
+    if len > last {
+        CHUNK.min(len - last)
+    } else {
+        len
     }
 }
 
@@ -797,78 +811,33 @@ where
     }
 }
 
-// --- SuggestMove's deadline ---------------------------------------------------
-
-/// The time a search keeps back from a deadline `d` for the answer's trip:
-/// a tenth of it, at least [`config::DEADLINE_MARGIN_FLOOR`] but never more
-/// than half of it (so a 10 ms deadline still leaves 5 ms to think, and the
-/// search makes at least one iteration whatever is left).
-pub fn margin(d: Duration) -> Duration {
-    (d / 10).max(config::DEADLINE_MARGIN_FLOOR.min(d / 2))
-}
-
-/// The longest a search may think, counted from its call's arrival: each
-/// deadline (the caller's `grpc-timeout`, the request timeout) less its
-/// [`margin`]; the least of them, or `None` without any deadline.
-pub fn search_cap(deadlines: [Option<Duration>; 2]) -> Option<Duration> {
-    deadlines.into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
-}
-
-/// The time limit of a search that starts at `now`, for a call that arrived
-/// at `arrival` and asked `asked`: what is left of `cap` (from
-/// [`search_cap`]) after the time spent before the search (parsing, a busy
-/// blocking pool), when that is less than asked.
-pub fn thinking_time(
-    asked: Option<Duration>,
-    arrival: std::time::Instant,
-    cap: Option<Duration>,
-    now: std::time::Instant,
-) -> Option<Duration> {
-    let Some(cap) = cap else { return asked };
-    let left = (arrival + cap).saturating_duration_since(now);
-    Some(asked.map_or(left, |t| t.min(left)))
-}
-
 #[cfg(test)]
-mod deadline_tests {
+mod tests {
     use super::*;
-    use std::time::Instant;
 
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
-
-    #[test]
-    fn short_deadlines_keep_a_margin_with_a_floor_of_milliseconds() {
-        // (deadline, thinking time) with the request timeout far away: the
-        // floor of 10 ms (a tenth would leave 27 ms of 30, 45 of 50), never
-        // more than half (10 ms thinks 5), a tenth for long deadlines.
-        for (deadline, think) in [(10, 5), (20, 10), (30, 20), (50, 40), (100, 90), (1_000, 900), (60_000, 54_000)] {
-            assert_eq!(
-                search_cap([Some(ms(deadline)), Some(ms(30_000))]),
-                Some(ms(think.min(27_000))),
-                "{deadline} ms"
-            );
+    /// The pieces a data frame of `len` bytes goes out in.
+    fn pieces(mut len: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        while len > 0 {
+            let n = piece_len(len);
+            out.push(n);
+            len -= n;
         }
-        // The request timeout binds as a caller's deadline does.
-        assert_eq!(search_cap([None, Some(ms(300))]), Some(ms(270)));
-        assert_eq!(search_cap([Some(ms(50)), Some(ms(300))]), Some(ms(40)));
-        assert_eq!(search_cap([None, None]), None);
+        out
     }
 
     #[test]
-    fn the_thinking_time_counts_from_the_calls_arrival() {
-        let arrival = Instant::now();
-        let cap = search_cap([Some(ms(30)), None]);
-        // The search starts 8 ms after the call arrived: 12 ms are left of 20.
-        assert_eq!(thinking_time(Some(ms(5_000)), arrival, cap, arrival + ms(8)), Some(ms(12)));
-        // Asking less than is left: what was asked.
-        assert_eq!(thinking_time(Some(ms(5)), arrival, cap, arrival + ms(8)), Some(ms(5)));
-        // Starting past the cap: nothing left (the engine still makes one iteration).
-        assert_eq!(thinking_time(Some(ms(5_000)), arrival, cap, arrival + ms(25)), Some(Duration::ZERO));
-        // An unbounded request gets what is left.
-        assert_eq!(thinking_time(None, arrival, cap, arrival), Some(ms(20)));
-        // No deadline: what was asked.
-        assert_eq!(thinking_time(Some(ms(900)), arrival, None, arrival + ms(8)), Some(ms(900)));
+    fn replies_go_out_in_pieces_of_threes_with_a_small_last_one() {
+        assert_eq!(pieces(5), [3, 2]);
+        assert_eq!(pieces(6), [3, 3]);
+        assert_eq!(pieces(7), [6, 1]);
+        assert_eq!(pieces(CHUNK + 4), [CHUNK, 3, 1]);
+        for len in [4, 5, 100, 16_384, 30_000, 100_000] {
+            let p = pieces(len);
+            assert_eq!(p.iter().sum::<usize>(), len);
+            assert!(p.len() >= 2, "{len}: the last bytes go alone");
+            assert!((1..=3).contains(p.last().unwrap()), "{len}: {p:?}");
+            assert!(p[..p.len() - 1].iter().all(|&n| n % 3 == 0 && n <= CHUNK), "{len}: {p:?}");
+        }
     }
 }

@@ -1,0 +1,186 @@
+//! Search budgets: what a SuggestMove, AnalyzeStream or AnalyzeGame may
+//! spend. The request's budget or level, clamped by the server's limits
+//! (time, iterations, tree nodes), fitted inside the request timeout and the
+//! caller's deadline less a margin for the answer's trip; the caller's
+//! deadline read from `grpc-timeout`; and the stop flag a dropped call
+//! raises.
+
+use super::RulesService;
+use crate::errors;
+use crate::pb;
+use parlour_engine::front::SuggestBudget;
+use parlour_engine::search::Level;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tonic::{Request, Status};
+
+impl RulesService {
+    /// The longest a search may think from the call's arrival: the request
+    /// timeout and the caller's deadline, each less the time kept back for
+    /// the answer's trip (see [`margin`]).
+    pub(super) fn deadline_cap(&self, caller_deadline: Option<Duration>) -> Option<Duration> {
+        [caller_deadline, self.request_timeout].into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
+    }
+
+    /// The engine budget of a search: the request's budget, then its level,
+    /// then `default_time`; capped by the server's limits, the request
+    /// timeout and the caller's deadline (less a margin for the answer's
+    /// trip: [`margin`]).
+    pub(super) fn search_budget(
+        &self,
+        budget: Option<pb::SearchBudget>,
+        level: &str,
+        default_time: Duration,
+        caller_deadline: Option<Duration>,
+        stop: Arc<AtomicBool>,
+    ) -> Result<SuggestBudget, Status> {
+        let budget = budget.unwrap_or_default();
+        let level = match level.trim() {
+            "" => None,
+            name => Some(Level::named(name).ok_or_else(|| {
+                errors::bad_argument("level", format!("unknown level `{name}`; levels: {}", Level::names()))
+            })?),
+        };
+        let asked =
+            if budget.max_iterations == 0 { level.map_or(0, |l| l.max_iterations) } else { budget.max_iterations };
+        let mut time = match budget.time_limit {
+            Some(d) if d.seconds < 0 || d.nanos < 0 => {
+                return Err(errors::bad_argument("budget.time_limit", "the time limit must not be negative"))
+            }
+            Some(d) => Duration::new(d.seconds as u64, d.nanos as u32),
+            None => match level.and_then(|l| l.time_limit) {
+                Some(t) => t,
+                // Iterations alone bound the search (so that its answer is
+                // the same on any machine); only the server's cap applies.
+                None if asked > 0 => self.limits.max_search_time,
+                None => default_time,
+            },
+        };
+        time = time.min(self.limits.max_search_time);
+        if let Some(cap) = self.deadline_cap(caller_deadline) {
+            time = time.min(cap);
+        }
+        let max_iterations =
+            if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
+        Ok(SuggestBudget {
+            seed: budget.seed,
+            max_iterations,
+            time_limit: Some(time),
+            max_nodes: self.limits.max_search_nodes,
+            player: level.map(|l| l.strategy()).unwrap_or_default(),
+            stop: Some(stop),
+        })
+    }
+}
+
+/// The time a search keeps back from a deadline `d` for the answer's trip:
+/// a tenth of it, at least [`crate::config::DEADLINE_MARGIN_FLOOR`] but never
+/// more than half of it (so a 10 ms deadline still leaves 5 ms to think,
+/// and the search makes at least one iteration whatever is left).
+pub(super) fn margin(d: Duration) -> Duration {
+    (d / 10).max(crate::config::DEADLINE_MARGIN_FLOOR.min(d / 2))
+}
+
+/// The time limit of a search that starts at `now`, for a call that arrived
+/// at `arrival` and asked `asked`: what is left of `cap` (from
+/// [`RulesService::deadline_cap`], counted from the arrival) once the time
+/// spent before the search (parsing, a busy blocking pool) is taken off,
+/// when that is less than asked. A pure function, so that its tests need no
+/// clock.
+pub(super) fn thinking_time(
+    asked: Option<Duration>,
+    arrival: Instant,
+    cap: Option<Duration>,
+    now: Instant,
+) -> Option<Duration> {
+    let Some(cap) = cap else { return asked };
+    let left = (arrival + cap).saturating_duration_since(now);
+    Some(asked.map_or(left, |t| t.min(left)))
+}
+
+/// Raises a search's stop flag when dropped: held by the RPC future (or the
+/// response stream), so a cancelled call stops its search at once.
+pub(super) struct StopOnDrop(pub(super) Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The time left before the caller's deadline (`grpc-timeout` header).
+pub(super) fn deadline<T>(req: &Request<T>) -> Option<Duration> {
+    let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
+    let (num, unit) = v.split_at(v.len().checked_sub(1)?);
+    let n: u64 = num.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(n.saturating_mul(3600)),
+        "M" => Duration::from_secs(n.saturating_mul(60)),
+        "S" => Duration::from_secs(n),
+        "m" => Duration::from_millis(n),
+        "u" => Duration::from_micros(n),
+        "n" => Duration::from_nanos(n),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::Limits;
+    use parlour_engine::Registry;
+
+    fn service(request_timeout: Duration) -> RulesService {
+        RulesService::new(Arc::new(Registry::new()), Limits::default()).with_request_timeout(request_timeout)
+    }
+
+    fn thinking_time(s: &RulesService, asked: Duration, caller: Option<Duration>) -> Duration {
+        let budget = pb::SearchBudget {
+            time_limit: Some(prost_types::Duration { seconds: 0, nanos: asked.as_nanos() as i32 }),
+            ..Default::default()
+        };
+        let b = s.search_budget(Some(budget), "", Duration::ZERO, caller, Arc::default()).unwrap();
+        b.time_limit.unwrap()
+    }
+
+    #[test]
+    fn short_deadlines_keep_a_margin_of_milliseconds_and_long_ones_a_tenth() {
+        let ms = Duration::from_millis;
+        assert_eq!(margin(ms(10)), ms(5));
+        assert_eq!(margin(ms(20)), ms(10));
+        assert_eq!(margin(ms(30)), ms(10));
+        assert_eq!(margin(ms(1_000)), ms(100));
+        let s = service(Duration::from_secs(30));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(30))), ms(20));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(10))), ms(5));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(900));
+        // The request timeout bounds the search as a caller's deadline does.
+        let s = service(ms(300));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(270));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(50))), ms(40));
+    }
+
+    #[test]
+    fn the_thinking_time_counts_from_the_calls_arrival_and_keeps_the_floor() {
+        let ms = Duration::from_millis;
+        let s = service(Duration::from_secs(30));
+        // (deadline, thinking time): the floor of 10 ms (a tenth would
+        // leave 27 of 30 ms, 45 of 50), never more than half.
+        for (deadline, think) in [(10, 5), (20, 10), (30, 20), (50, 40), (100, 90), (1_000, 900)] {
+            assert_eq!(s.deadline_cap(Some(ms(deadline))), Some(ms(think)), "{deadline} ms");
+        }
+        let arrival = Instant::now();
+        let cap = s.deadline_cap(Some(ms(30)));
+        // The search starts 8 ms after the call arrived: 12 ms are left of 20.
+        assert_eq!(super::thinking_time(Some(ms(5_000)), arrival, cap, arrival + ms(8)), Some(ms(12)));
+        // Asking less than is left: what was asked.
+        assert_eq!(super::thinking_time(Some(ms(5)), arrival, cap, arrival + ms(8)), Some(ms(5)));
+        // Starting past the cap: nothing left (the engine still makes one iteration).
+        assert_eq!(super::thinking_time(Some(ms(5_000)), arrival, cap, arrival + ms(25)), Some(Duration::ZERO));
+        assert_eq!(super::thinking_time(None, arrival, cap, arrival), Some(ms(20)));
+        // No deadline at all: what was asked.
+        let s = RulesService::new(Arc::new(Registry::new()), Limits::default());
+        assert_eq!(super::thinking_time(Some(ms(900)), arrival, s.deadline_cap(None), arrival + ms(8)), Some(ms(900)));
+    }
+}
