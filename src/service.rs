@@ -7,18 +7,20 @@ use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
 use parlour_engine::front::{SuggestBudget, Suggestion};
-use parlour_engine::search::Level;
 use parlour_engine::{AnyGame, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
+mod budget;
 mod records;
+
+use budget::{deadline, StopOnDrop};
 
 /// Limits the service enforces.
 #[derive(Clone, Debug)]
@@ -44,7 +46,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_concurrent: crate::config::MAX_CONCURRENT,
-            max_concurrent_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_concurrent_searches: crate::config::max_concurrent_searches(),
             default_search_time: Duration::from_millis(crate::config::DEFAULT_SEARCH_MS),
             max_search_time: Duration::from_millis(crate::config::MAX_SEARCH_MS),
             max_search_iterations: crate::config::MAX_SEARCH_ITERATIONS,
@@ -88,13 +90,18 @@ impl RulesService {
         RulesService { request_timeout: Some(timeout), ..self }
     }
 
-    /// The longest a search may think from the call's arrival: the request
-    /// timeout and the caller's deadline, each less the time kept back for
-    /// the answer's trip (see [`margin`]).
-    fn deadline_cap(&self, caller_deadline: Option<Duration>) -> Option<Duration> {
-        [caller_deadline, self.request_timeout].into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
-    }
-
+    // Why semaphores here and not tower's `GlobalConcurrencyLimitLayer` with
+    // `LoadShedLayer` around `RulesServer` (tonic answers tower's
+    // `Overloaded` with RESOURCE_EXHAUSTED too): a tower limit holds its
+    // permit until the response future completes, but a search outlives it.
+    // SuggestMove moves both permits into its blocking search, which runs
+    // until the search notices its stop flag; AnalyzeStream and AnalyzeGame
+    // answer with headers at once and then search for seconds, their
+    // permits held by the search thread until the stream ends. Under a tower
+    // limit a flood of streams would pass the cap. The search slots also
+    // apply to three methods of one service (tower would need a router by
+    // path in front of it), and the refusal names the limit to retry
+    // against. docs/reliability.md, "Load shedding", says the same.
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.in_flight.clone().try_acquire_owned().map_err(|_| {
             tracing::debug!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
@@ -143,74 +150,6 @@ impl RulesService {
             guarded(|| body(game, state, &r).map(Response::new))
         })
         .await
-    }
-
-    /// The engine budget of a search: the request's budget, then its level,
-    /// then `default_time`; capped by the server's limits, the request
-    /// timeout and the caller's deadline (less a margin for the answer's
-    /// trip: [`margin`]).
-    fn search_budget(
-        &self,
-        budget: Option<pb::SearchBudget>,
-        level: &str,
-        default_time: Duration,
-        caller_deadline: Option<Duration>,
-        stop: Arc<AtomicBool>,
-    ) -> Result<SuggestBudget, Status> {
-        let budget = budget.unwrap_or_default();
-        let level = match level.trim() {
-            "" => None,
-            name => Some(Level::named(name).ok_or_else(|| {
-                errors::bad_argument("level", format!("unknown level `{name}`; levels: {}", Level::names()))
-            })?),
-        };
-        let asked =
-            if budget.max_iterations == 0 { level.map_or(0, |l| l.max_iterations) } else { budget.max_iterations };
-        let mut time = match budget.time_limit {
-            Some(d) if d.seconds < 0 || d.nanos < 0 => {
-                return Err(errors::bad_argument("budget.time_limit", "the time limit must not be negative"))
-            }
-            Some(d) => Duration::new(d.seconds as u64, d.nanos as u32),
-            None => match level.and_then(|l| l.time_limit) {
-                Some(t) => t,
-                // Iterations alone bound the search (so that its answer is
-                // the same on any machine); only the server's cap applies.
-                None if asked > 0 => self.limits.max_search_time,
-                None => default_time,
-            },
-        };
-        time = time.min(self.limits.max_search_time);
-        if let Some(cap) = self.deadline_cap(caller_deadline) {
-            time = time.min(cap);
-        }
-        let max_iterations =
-            if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
-        Ok(SuggestBudget {
-            seed: budget.seed,
-            max_iterations,
-            time_limit: Some(time),
-            max_nodes: self.limits.max_search_nodes,
-            player: level.map(|l| l.strategy()).unwrap_or_default(),
-            stop: Some(stop),
-        })
-    }
-}
-
-/// The time a search keeps back from a deadline `d` for the answer's trip:
-/// a tenth of it, at least [`crate::config::DEADLINE_MARGIN_FLOOR`] but never
-/// more than half of it (so a 10 ms deadline still leaves 5 ms to think,
-/// and the search makes at least one iteration whatever is left).
-fn margin(d: Duration) -> Duration {
-    (d / 10).max(crate::config::DEADLINE_MARGIN_FLOOR.min(d / 2))
-}
-
-/// Raises a search's stop flag when dropped: held by the RPC future (or the
-/// response stream), so a cancelled call stops its search at once.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }
 
@@ -264,22 +203,6 @@ fn rules<'a>(origin: Origin<'a>) -> impl Fn(RulesError) -> Status + 'a {
     move |e| errors::status(&e, origin)
 }
 
-/// The time left before the caller's deadline (`grpc-timeout` header).
-fn deadline<T>(req: &Request<T>) -> Option<Duration> {
-    let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
-    let (num, unit) = v.split_at(v.len().checked_sub(1)?);
-    let n: u64 = num.parse().ok()?;
-    Some(match unit {
-        "H" => Duration::from_secs(n.saturating_mul(3600)),
-        "M" => Duration::from_secs(n.saturating_mul(60)),
-        "S" => Duration::from_secs(n),
-        "m" => Duration::from_millis(n),
-        "u" => Duration::from_micros(n),
-        "n" => Duration::from_nanos(n),
-        _ => return None,
-    })
-}
-
 #[tonic::async_trait]
 impl Rules for RulesService {
     async fn list_games(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
@@ -326,7 +249,7 @@ impl Rules for RulesService {
                     convert::record_for(game.description(), prev).map_err(rules(Origin::PreviousGame(prev)))?;
                 let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame(prev))))?;
                 return Ok(Response::new(pb::NewGameResponse {
-                    state: Some(convert::state_in(game, &view, r.state_form)),
+                    state: Some(convert::state_in(game, &view, r.state_form, r.view)),
                 }));
             } else {
                 let game = self.game(&r.game, &r.variant, Origin::Request)?;
@@ -339,7 +262,7 @@ impl Rules for RulesService {
                         game.load(record).map_err(rules(Origin::NewGamePosition))
                     }
                 })?;
-                convert::state_in(game, &view, r.state_form)
+                convert::state_in(game, &view, r.state_form, r.view)
             };
             Ok(Response::new(pb::NewGameResponse { state: Some(view) }))
         })
@@ -371,7 +294,7 @@ impl Rules for RulesService {
                 telemetry::METRICS.moves_generated.add(moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
                 Ok(pb::GenerateMovesResponse {
                     moves: moves.iter().map(|m| convert::mv_in(d, m, r.view)).collect(),
-                    state: Some(convert::state_in(game, &view, r.state_form)),
+                    state: Some(convert::state_in(game, &view, r.state_form, r.view)),
                     next_cells,
                     complete,
                 })
@@ -407,7 +330,7 @@ impl Rules for RulesService {
                     winners,
                     reason: applied.state.result.reason.unwrap_or_default().to_string(),
                     next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv_in(d, m, r.view)).collect(),
-                    state: Some(convert::state_in(game, &applied.state, r.state_form)),
+                    state: Some(convert::state_in(game, &applied.state, r.state_form, r.view)),
                 })
             },
         )
@@ -485,11 +408,11 @@ impl Rules for RulesService {
                     let labels = [KeyValue::new("parlour.game", game_id)];
                     telemetry::METRICS.search_iterations.add(s.iterations, &labels);
                     telemetry::METRICS.search_duration.record(searched.elapsed().as_secs_f64(), &labels);
-                    let shown = convert::state_in(game, &view, form);
+                    let shown = convert::state_in(game, &view, form, reply_view);
                     let mut reply = analysis_of(game.description(), shown, &s, started.elapsed(), reply_view);
                     if with_after {
                         let after = game.after(record, &s.mv.notation).map_err(rules(origin))?;
-                        reply.state_after = Some(convert::state_in(game, &after, form));
+                        reply.state_after = Some(convert::state_in(game, &after, form, reply_view));
                     }
                     Ok(reply)
                 })
@@ -518,7 +441,7 @@ impl Rules for RulesService {
                 Some(d) if d.seconds < 0 || d.nanos < 0 => {
                     return Err(errors::bad_argument("report_interval", "the report interval must not be negative"))
                 }
-                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(Duration::from_millis(10)),
+                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(crate::config::MIN_REPORT_INTERVAL),
             };
             let stop = Arc::new(AtomicBool::new(false));
             let stop_on_drop = StopOnDrop(stop.clone());
@@ -648,40 +571,5 @@ impl Rules for RulesService {
             },
         )
         .await
-    }
-}
-
-#[cfg(test)]
-mod deadline_tests {
-    use super::*;
-
-    fn service(request_timeout: Duration) -> RulesService {
-        RulesService::new(Arc::new(Registry::new()), Limits::default()).with_request_timeout(request_timeout)
-    }
-
-    fn thinking_time(s: &RulesService, asked: Duration, caller: Option<Duration>) -> Duration {
-        let budget = pb::SearchBudget {
-            time_limit: Some(prost_types::Duration { seconds: 0, nanos: asked.as_nanos() as i32 }),
-            ..Default::default()
-        };
-        let b = s.search_budget(Some(budget), "", Duration::ZERO, caller, Arc::default()).unwrap();
-        b.time_limit.unwrap()
-    }
-
-    #[test]
-    fn short_deadlines_keep_a_margin_of_milliseconds_and_long_ones_a_tenth() {
-        let ms = Duration::from_millis;
-        assert_eq!(margin(ms(10)), ms(5));
-        assert_eq!(margin(ms(20)), ms(10));
-        assert_eq!(margin(ms(30)), ms(10));
-        assert_eq!(margin(ms(1_000)), ms(100));
-        let s = service(Duration::from_secs(30));
-        assert_eq!(thinking_time(&s, ms(900), Some(ms(30))), ms(20));
-        assert_eq!(thinking_time(&s, ms(900), Some(ms(10))), ms(5));
-        assert_eq!(thinking_time(&s, ms(900), None), ms(900));
-        // The request timeout bounds the search as a caller's deadline does.
-        let s = service(ms(300));
-        assert_eq!(thinking_time(&s, ms(900), None), ms(270));
-        assert_eq!(thinking_time(&s, ms(900), Some(ms(50))), ms(40));
     }
 }

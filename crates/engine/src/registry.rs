@@ -27,8 +27,9 @@ pub fn for_each_game(v: &mut impl GameVisitor) {
     for var in crate::shoulder::Variant::ALL {
         v.visit(Bounded::new(crate::shoulder::ShoulderToShoulder::new(var)));
     }
-    for var in crate::squeeze::Variant::ALL {
-        v.visit(Bounded::new(crate::squeeze::Squeeze::new(var)));
+    // four games (each its own id, one variant) from one folder
+    for id in crate::squeeze::GameId::ALL {
+        v.visit(Bounded::new(crate::squeeze::Squeeze::new(id)));
     }
 }
 

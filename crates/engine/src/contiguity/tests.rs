@@ -1,7 +1,11 @@
 //! Contiguity rules, one test per rule of RULES.md, each on a hand-made
 //! position with the reasoning beside it.
 
+use super::board::{step, CELLS};
+use super::moves::TRACK;
 use super::*;
+use crate::bits::bit;
+use crate::game::Outcome;
 use crate::playout::{check_contract, check_position, perft};
 use crate::Bounded;
 

@@ -172,7 +172,7 @@ fn shoulder_keys_follow_positions_and_its_symmetries() {
 
 #[test]
 fn squeeze_keys_follow_positions_and_its_symmetries() {
-    for v in crate::squeeze::Variant::ALL {
+    for v in crate::squeeze::GameId::ALL {
         check_game(&crate::squeeze::Squeeze::new(v), 8, 60, |p| p);
     }
 }
@@ -189,7 +189,7 @@ fn the_symmetries_found_are_the_ones_the_rules_have() {
         let g = crate::scala::Scala::new(v);
         found.push((format!("scala {}", g.description().variant), names(&symmetries_of(&g))));
     }
-    for v in crate::squeeze::Variant::ALL {
+    for v in crate::squeeze::GameId::ALL {
         let g = crate::squeeze::Squeeze::new(v);
         found.push((g.description().id.to_string(), names(&symmetries_of(&g))));
     }
@@ -275,7 +275,7 @@ fn no_collisions(per_game: usize) -> usize {
     for v in crate::shoulder::Variant::ALL {
         n += distinct_hashes(&crate::shoulder::ShoulderToShoulder::new(v), per_game, &mut hashes);
     }
-    for v in crate::squeeze::Variant::ALL {
+    for v in crate::squeeze::GameId::ALL {
         n += distinct_hashes(&crate::squeeze::Squeeze::new(v), per_game, &mut hashes);
     }
     n

@@ -2,14 +2,20 @@
 //! rank as written; rank 4 is c..i, rank 5 b..j, ranks 6 and 9 a..k, ranks
 //! 7 and 8 a..d and h..k (e7..g8 is the hole), rank 3 d..h, rank 2 e..g.
 
+use super::board::{jumps, parse_cell, CELLS, NEIGHBORS};
 use super::*;
+use crate::bits::{bit, Bits};
 use crate::error::ErrorKind;
+use crate::game::MoveKind;
 use crate::playout::{check_contract, check_position, perft};
 use proptest::prelude::*;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::collections::BTreeSet;
+
+/// The independent reading of the rules the engine is compared with.
+mod reference;
 
 fn orig() -> Scala {
     Scala::new(Variant::Original)
@@ -755,7 +761,7 @@ proptest! {
 
 // ------------------------------------------------------------ against the reference
 
-use super::reference as rf;
+use reference as rf;
 
 fn to_board(p: &Position) -> rf::Board {
     let mut b = rf::Board::new();

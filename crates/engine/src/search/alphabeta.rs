@@ -233,12 +233,12 @@ mod tests {
     use super::*;
     use crate::bounded::Bounded;
     use crate::notation::Record;
-    use crate::squeeze::{Squeeze, Variant};
+    use crate::squeeze::{GameId, Squeeze};
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
 
     fn squeeze(text: &str) -> (Bounded<Squeeze>, <Bounded<Squeeze> as Game>::Position) {
-        let g = Bounded::new(Squeeze::new(Variant::Squeeze));
+        let g = Bounded::new(Squeeze::new(GameId::Squeeze));
         let p = g.from_record(Record::parse(text).unwrap()).unwrap();
         (g, p)
     }

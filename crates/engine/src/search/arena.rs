@@ -374,7 +374,8 @@ pub struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, r: &GameRecord) {
+    /// Counts one more game.
+    pub fn add(&mut self, r: &GameRecord) {
         self.games += 1;
         match r.result {
             Result3::Win => self.wins += 1,

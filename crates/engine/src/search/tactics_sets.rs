@@ -176,7 +176,7 @@ fn generate() {
     for v in crate::shoulder::Variant::ALL {
         write_for(Bounded::new(crate::shoulder::ShoulderToShoulder::new(v)), 3);
     }
-    for v in crate::squeeze::Variant::ALL {
+    for v in crate::squeeze::GameId::ALL {
         write_for(Bounded::new(crate::squeeze::Squeeze::new(v)), 4);
     }
 }

@@ -208,7 +208,7 @@ fn scala_wins_and_defends() {
 
 #[test]
 fn squeeze_and_swish_win_and_defend() {
-    for v in crate::squeeze::Variant::ALL {
+    for v in crate::squeeze::GameId::ALL {
         wins_and_defends(Bounded::new(crate::squeeze::Squeeze::new(v)));
     }
 }

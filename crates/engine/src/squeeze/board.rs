@@ -1,4 +1,6 @@
-//! The two boards of the Squeeze family, as `u64` bitboard tables built once.
+//! The two boards of the Squeeze family, as `u64` bitboard tables computed
+//! at compile time (the `const fn` builders below; nothing is built at run
+//! time).
 //!
 //! - Square: 8x8, cell index = (rank − 1) × 8 + file (a1 = 0, b1 = 1, …,
 //!   h8 = 63). Edge = the 28 border cells, inner = b2..g7. Kings move like
@@ -12,8 +14,6 @@
 //! Every table is indexed by direction first. For each direction the cell
 //! index either always grows ([`Geometry::positive`]) or always shrinks
 //! along a ray, so the first piece met on a ray is its lowest or highest bit.
-
-use std::sync::LazyLock;
 
 /// "No cell": a step off the board.
 pub const NONE: u8 = u8::MAX;
@@ -54,15 +54,15 @@ pub struct Geometry {
     /// Every cell.
     pub all: u64,
     /// Cell names in index order.
-    pub names: Vec<String>,
+    pub names: &'static [&'static str],
     /// Drawing coordinates (x right, y down), one unit between neighbours.
-    pub xy: Vec<(f64, f64)>,
+    pub xy: &'static [(f64, f64)],
 }
 
 impl Geometry {
     /// The name of a cell.
     pub fn name(&self, c: u8) -> &str {
-        &self.names[c as usize]
+        self.names[c as usize]
     }
 
     /// Parses a cell name (`a1`, `h8`, `e9`).
@@ -79,7 +79,7 @@ impl Geometry {
         {
             return None;
         }
-        self.names.iter().position(|n| n == name).map(|i| i as u8)
+        self.names.iter().position(|&n| n == name).map(|i| i as u8)
     }
 
     /// The cells passed between `a` and `b` (exclusive) on their shared line,
@@ -135,25 +135,27 @@ impl Geometry {
     }
 }
 
-/// A cell as the builders describe it.
-struct Spec {
-    name: String,
-    /// Drawing coordinates.
-    xy: (f64, f64),
-    /// Integer lattice coordinates (file/rank, or axial q/r).
-    at: (i32, i32),
-    edge: bool,
-}
+/// The lattice coordinates of a cell (file/rank on the square, axial q/r on
+/// the hexagon), in which a direction is a fixed delta.
+type At = (i32, i32);
 
-/// Builds the tables from the cells and the direction deltas in their
-/// lattice coordinates.
-fn build(hex: bool, cells: Vec<Spec>, dir_names: &'static [&'static str], deltas: &[(i32, i32)]) -> Geometry {
-    let n = cells.len();
-    assert!(n <= MAX_CELLS);
-    let index = |p: (i32, i32)| cells.iter().position(|c| c.at == p).map(|i| i as u8);
+/// Builds the tables from the cells' lattice coordinates (in index order),
+/// which of them are on the edge, and the direction deltas. Runs at
+/// compile time: a direction whose cell indices do not always grow (or
+/// always shrink) along it fails the build.
+const fn build<const N: usize>(
+    hex: bool,
+    at: &[At; N],
+    edge: &[bool; N],
+    names: &'static [&'static str],
+    xy: &'static [(f64, f64)],
+    dir_names: &'static [&'static str],
+    deltas: &[At],
+) -> Geometry {
+    assert!(N <= MAX_CELLS && names.len() == N && xy.len() == N && deltas.len() <= MAX_DIRS);
     let mut g = Geometry {
         hex,
-        cells: n as u8,
+        cells: N as u8,
         dirs: deltas.len(),
         dir_names,
         step: [[NONE; MAX_CELLS]; MAX_DIRS],
@@ -163,78 +165,239 @@ fn build(hex: bool, cells: Vec<Spec>, dir_names: &'static [&'static str], deltas
         edge: 0,
         inner: 0,
         all: 0,
-        names: cells.iter().map(|c| c.name.clone()).collect(),
-        xy: cells.iter().map(|c| c.xy).collect(),
+        names,
+        xy,
     };
-    for (i, c) in cells.iter().enumerate() {
+    let mut i = 0;
+    while i < N {
         g.all |= bit(i as u8);
-        if c.edge {
+        if edge[i] {
             g.edge |= bit(i as u8);
         } else {
             g.inner |= bit(i as u8);
         }
+        i += 1;
     }
-    for (d, &(dx, dy)) in deltas.iter().enumerate() {
-        let mut grows = None;
-        for (i, c) in cells.iter().enumerate() {
-            let (x, y) = c.at;
-            if let Some(j) = index((x + dx, y + dy)) {
+    let mut d = 0;
+    while d < deltas.len() {
+        let (dx, dy) = deltas[d];
+        // 0: not seen yet, 1: indices grow, 2: indices shrink
+        let mut grows = 0;
+        let mut i = 0;
+        while i < N {
+            let (x, y) = at[i];
+            let j = index(at, (x + dx, y + dy));
+            if j != NONE {
                 g.step[d][i] = j;
-                let up = j as usize > i;
-                assert!(grows.is_none_or(|g| g == up), "direction {d} is not monotonic in cell index");
-                grows = Some(up);
+                let up = if j as usize > i { 1 } else { 2 };
+                assert!(grows == 0 || grows == up, "a direction is not monotonic in cell index");
+                grows = up;
             }
             let mut k = 1;
-            while let Some(j) = index((x + k * dx, y + k * dy)) {
+            loop {
+                let j = index(at, (x + k * dx, y + k * dy));
+                if j == NONE {
+                    break;
+                }
                 g.ray[d][i] |= bit(j);
                 g.line[i][j as usize] = d as u8;
                 k += 1;
             }
+            i += 1;
         }
-        g.positive[d] = grows.unwrap_or(true);
+        g.positive[d] = grows != 2;
+        d += 1;
     }
     g
 }
 
-fn square() -> Geometry {
-    let mut cells = Vec::new();
-    for rank in 0..8i32 {
-        for file in 0..8i32 {
-            let name = format!("{}{}", (b'a' + file as u8) as char, rank + 1);
-            let edge = rank == 0 || rank == 7 || file == 0 || file == 7;
-            cells.push(Spec { name, xy: (file as f64, (7 - rank) as f64), at: (file, rank), edge });
+/// The index of the cell at `p`, or [`NONE`].
+const fn index<const N: usize>(at: &[At; N], p: At) -> u8 {
+    let mut i = 0;
+    while i < N {
+        if at[i].0 == p.0 && at[i].1 == p.1 {
+            return i as u8;
         }
+        i += 1;
     }
-    build(
-        false,
-        cells,
-        &["n", "ne", "e", "se", "s", "sw", "w", "nw"],
-        &[(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)],
-    )
+    NONE
 }
 
-fn hexagon() -> Geometry {
-    let mut cells = Vec::new();
-    for row in 0..9i32 {
-        let r = row - 4;
-        let qmin = (-4).max(-4 - r);
-        let qmax = 4.min(4 - r);
-        for q in qmin..=qmax {
-            let name = format!("{}{}", (b'a' + row as u8) as char, q - qmin + 1);
-            let edge = q.abs().max(r.abs()).max((q + r).abs()) == 4;
-            let x = q as f64 + r as f64 / 2.0 + 4.0;
-            let y = ((row as f64) * 3f64.sqrt() / 2.0 * 1000.0).round() / 1000.0;
-            cells.push(Spec { name, xy: (x, y), at: (q, r), edge });
-        }
+/// `&str`s over two-byte names (a row or file letter and one digit: every
+/// name on these boards).
+const fn name_strs<const N: usize>(bytes: &'static [[u8; 2]; N]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = match std::str::from_utf8(&bytes[i]) {
+            Ok(s) => s,
+            Err(_) => panic!("a cell name is not UTF-8"),
+        };
+        i += 1;
     }
-    build(true, cells, &["e", "ne", "nw", "w", "sw", "se"], &[(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)])
+    out
 }
+
+// The square: index = rank × 8 + file.
+
+const SQUARE_CELLS: usize = 64;
+
+const fn square_at() -> [At; SQUARE_CELLS] {
+    let mut out = [(0, 0); SQUARE_CELLS];
+    let mut i = 0;
+    while i < SQUARE_CELLS {
+        out[i] = ((i % 8) as i32, (i / 8) as i32);
+        i += 1;
+    }
+    out
+}
+
+const fn square_edge() -> [bool; SQUARE_CELLS] {
+    let mut out = [false; SQUARE_CELLS];
+    let mut i = 0;
+    while i < SQUARE_CELLS {
+        let (file, rank) = (i % 8, i / 8);
+        out[i] = rank == 0 || rank == 7 || file == 0 || file == 7;
+        i += 1;
+    }
+    out
+}
+
+const fn square_name_bytes() -> [[u8; 2]; SQUARE_CELLS] {
+    let mut out = [[0; 2]; SQUARE_CELLS];
+    let mut i = 0;
+    while i < SQUARE_CELLS {
+        out[i] = [b'a' + (i % 8) as u8, b'1' + (i / 8) as u8];
+        i += 1;
+    }
+    out
+}
+
+const fn square_xy() -> [(f64, f64); SQUARE_CELLS] {
+    let mut out = [(0.0, 0.0); SQUARE_CELLS];
+    let mut i = 0;
+    while i < SQUARE_CELLS {
+        out[i] = ((i % 8) as f64, (7 - i / 8) as f64);
+        i += 1;
+    }
+    out
+}
+
+const SQUARE_AT: [At; SQUARE_CELLS] = square_at();
+static SQUARE_NAME_BYTES: [[u8; 2]; SQUARE_CELLS] = square_name_bytes();
+static SQUARE_NAMES: [&str; SQUARE_CELLS] = name_strs(&SQUARE_NAME_BYTES);
+static SQUARE_XY: [(f64, f64); SQUARE_CELLS] = square_xy();
 
 /// The 8x8 board.
-pub static SQUARE: LazyLock<Geometry> = LazyLock::new(square);
+pub static SQUARE: Geometry = build(
+    false,
+    &SQUARE_AT,
+    &square_edge(),
+    &SQUARE_NAMES,
+    &SQUARE_XY,
+    &["n", "ne", "e", "se", "s", "sw", "w", "nw"],
+    &[(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)],
+);
+
+// The hexagon: rows a..i from the top (r = row − 4), each read from its
+// left (q from max(−4, −4 − r) to min(4, 4 − r)).
+
+const HEX_CELLS: usize = 61;
+
+/// Each row's first q.
+const fn hex_qmin(r: i32) -> i32 {
+    if r < 0 {
+        -4 - r
+    } else {
+        -4
+    }
+}
+
+/// The cells in reading order, with their row (0 = a) and place in it (0 = 1).
+const fn hex_cells() -> [(At, usize, usize); HEX_CELLS] {
+    let mut out = [((0, 0), 0, 0); HEX_CELLS];
+    let mut n = 0;
+    let mut row = 0;
+    while row < 9 {
+        let r = row as i32 - 4;
+        let qmin = hex_qmin(r);
+        let qmax = if r > 0 { 4 - r } else { 4 };
+        let mut q = qmin;
+        while q <= qmax {
+            out[n] = ((q, r), row, (q - qmin) as usize);
+            n += 1;
+            q += 1;
+        }
+        row += 1;
+    }
+    assert!(n == HEX_CELLS);
+    out
+}
+
+const HEX_LAYOUT: [(At, usize, usize); HEX_CELLS] = hex_cells();
+
+const fn hex_at() -> [At; HEX_CELLS] {
+    let mut out = [(0, 0); HEX_CELLS];
+    let mut i = 0;
+    while i < HEX_CELLS {
+        out[i] = HEX_LAYOUT[i].0;
+        i += 1;
+    }
+    out
+}
+
+const fn hex_edge() -> [bool; HEX_CELLS] {
+    let mut out = [false; HEX_CELLS];
+    let mut i = 0;
+    while i < HEX_CELLS {
+        let (q, r) = HEX_LAYOUT[i].0;
+        out[i] = q.abs() == 4 || r.abs() == 4 || (q + r).abs() == 4;
+        i += 1;
+    }
+    out
+}
+
+const fn hex_name_bytes() -> [[u8; 2]; HEX_CELLS] {
+    let mut out = [[0; 2]; HEX_CELLS];
+    let mut i = 0;
+    while i < HEX_CELLS {
+        let (_, row, place) = HEX_LAYOUT[i];
+        out[i] = [b'a' + row as u8, b'1' + place as u8];
+        i += 1;
+    }
+    out
+}
+
+/// Row heights: row × √3 / 2, rounded to 3 decimals (`f64::sqrt` is not
+/// `const`; the tests check them against the formula).
+const HEX_ROW_Y: [f64; 9] = [0.0, 0.866, 1.732, 2.598, 3.464, 4.33, 5.196, 6.062, 6.928];
+
+const fn hex_xy() -> [(f64, f64); HEX_CELLS] {
+    let mut out = [(0.0, 0.0); HEX_CELLS];
+    let mut i = 0;
+    while i < HEX_CELLS {
+        let ((q, r), row, _) = HEX_LAYOUT[i];
+        out[i] = (q as f64 + r as f64 / 2.0 + 4.0, HEX_ROW_Y[row]);
+        i += 1;
+    }
+    out
+}
+
+const HEX_AT: [At; HEX_CELLS] = hex_at();
+static HEX_NAME_BYTES: [[u8; 2]; HEX_CELLS] = hex_name_bytes();
+static HEX_NAMES: [&str; HEX_CELLS] = name_strs(&HEX_NAME_BYTES);
+static HEX_XY: [(f64, f64); HEX_CELLS] = hex_xy();
 
 /// The hexhex board of side 5.
-pub static HEX: LazyLock<Geometry> = LazyLock::new(hexagon);
+pub static HEX: Geometry = build(
+    true,
+    &HEX_AT,
+    &hex_edge(),
+    &HEX_NAMES,
+    &HEX_XY,
+    &["e", "ne", "nw", "w", "sw", "se"],
+    &[(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+);
 
 #[cfg(test)]
 mod tests {
@@ -242,7 +405,7 @@ mod tests {
 
     #[test]
     fn square_board_regions_and_names() {
-        let g = &*SQUARE;
+        let g = &SQUARE;
         assert_eq!(g.cells, 64);
         assert_eq!(g.edge.count_ones(), 28);
         assert_eq!(g.inner.count_ones(), 36);
@@ -271,7 +434,7 @@ mod tests {
 
     #[test]
     fn hex_board_regions_and_names() {
-        let g = &*HEX;
+        let g = &HEX;
         assert_eq!(g.cells, 61);
         assert_eq!(g.edge.count_ones(), 24);
         assert_eq!(g.inner.count_ones(), 37);
@@ -306,5 +469,146 @@ mod tests {
         assert!(g.between(g.parse("a1").unwrap(), g.parse("e1").unwrap()).is_some());
         // b1 and c4 are not on one line (offset (2, 1) in axial coordinates)
         assert!(g.between(g.parse("b1").unwrap(), g.parse("c4").unwrap()).is_none());
+    }
+
+    /// The tables as the board was built at run time before it became
+    /// `const` (kept to check the compile-time tables against).
+    mod reference {
+        use super::super::{bit, MAX_CELLS, MAX_DIRS, NONE};
+
+        pub struct Reference {
+            pub hex: bool,
+            pub cells: u8,
+            pub dirs: usize,
+            pub dir_names: &'static [&'static str],
+            pub step: [[u8; MAX_CELLS]; MAX_DIRS],
+            pub ray: [[u64; MAX_CELLS]; MAX_DIRS],
+            pub positive: [bool; MAX_DIRS],
+            pub line: [[u8; MAX_CELLS]; MAX_CELLS],
+            pub edge: u64,
+            pub inner: u64,
+            pub all: u64,
+            pub names: Vec<String>,
+            pub xy: Vec<(f64, f64)>,
+        }
+
+        /// A cell as the builders describe it.
+        struct Spec {
+            name: String,
+            /// Drawing coordinates.
+            xy: (f64, f64),
+            /// Integer lattice coordinates (file/rank, or axial q/r).
+            at: (i32, i32),
+            edge: bool,
+        }
+
+        /// Builds the tables from the cells and the direction deltas in their
+        /// lattice coordinates.
+        fn build(hex: bool, cells: Vec<Spec>, dir_names: &'static [&'static str], deltas: &[(i32, i32)]) -> Reference {
+            let n = cells.len();
+            assert!(n <= MAX_CELLS);
+            let index = |p: (i32, i32)| cells.iter().position(|c| c.at == p).map(|i| i as u8);
+            let mut g = Reference {
+                hex,
+                cells: n as u8,
+                dirs: deltas.len(),
+                dir_names,
+                step: [[NONE; MAX_CELLS]; MAX_DIRS],
+                ray: [[0; MAX_CELLS]; MAX_DIRS],
+                positive: [false; MAX_DIRS],
+                line: [[NONE; MAX_CELLS]; MAX_CELLS],
+                edge: 0,
+                inner: 0,
+                all: 0,
+                names: cells.iter().map(|c| c.name.clone()).collect(),
+                xy: cells.iter().map(|c| c.xy).collect(),
+            };
+            for (i, c) in cells.iter().enumerate() {
+                g.all |= bit(i as u8);
+                if c.edge {
+                    g.edge |= bit(i as u8);
+                } else {
+                    g.inner |= bit(i as u8);
+                }
+            }
+            for (d, &(dx, dy)) in deltas.iter().enumerate() {
+                let mut grows = None;
+                for (i, c) in cells.iter().enumerate() {
+                    let (x, y) = c.at;
+                    if let Some(j) = index((x + dx, y + dy)) {
+                        g.step[d][i] = j;
+                        let up = j as usize > i;
+                        assert!(grows.is_none_or(|g| g == up), "direction {d} is not monotonic in cell index");
+                        grows = Some(up);
+                    }
+                    let mut k = 1;
+                    while let Some(j) = index((x + k * dx, y + k * dy)) {
+                        g.ray[d][i] |= bit(j);
+                        g.line[i][j as usize] = d as u8;
+                        k += 1;
+                    }
+                }
+                g.positive[d] = grows.unwrap_or(true);
+            }
+            g
+        }
+
+        pub fn square() -> Reference {
+            let mut cells = Vec::new();
+            for rank in 0..8i32 {
+                for file in 0..8i32 {
+                    let name = format!("{}{}", (b'a' + file as u8) as char, rank + 1);
+                    let edge = rank == 0 || rank == 7 || file == 0 || file == 7;
+                    cells.push(Spec { name, xy: (file as f64, (7 - rank) as f64), at: (file, rank), edge });
+                }
+            }
+            build(
+                false,
+                cells,
+                &["n", "ne", "e", "se", "s", "sw", "w", "nw"],
+                &[(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)],
+            )
+        }
+
+        pub fn hexagon() -> Reference {
+            let mut cells = Vec::new();
+            for row in 0..9i32 {
+                let r = row - 4;
+                let qmin = (-4).max(-4 - r);
+                let qmax = 4.min(4 - r);
+                for q in qmin..=qmax {
+                    let name = format!("{}{}", (b'a' + row as u8) as char, q - qmin + 1);
+                    let edge = q.abs().max(r.abs()).max((q + r).abs()) == 4;
+                    let x = q as f64 + r as f64 / 2.0 + 4.0;
+                    let y = ((row as f64) * 3f64.sqrt() / 2.0 * 1000.0).round() / 1000.0;
+                    cells.push(Spec { name, xy: (x, y), at: (q, r), edge });
+                }
+            }
+            build(
+                true,
+                cells,
+                &["e", "ne", "nw", "w", "sw", "se"],
+                &[(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+            )
+        }
+    }
+
+    #[test]
+    fn the_compile_time_tables_are_the_run_time_ones() {
+        for (g, r) in [(&SQUARE, reference::square()), (&HEX, reference::hexagon())] {
+            assert_eq!(g.hex, r.hex);
+            assert_eq!(g.cells, r.cells);
+            assert_eq!(g.dirs, r.dirs);
+            assert_eq!(g.dir_names, r.dir_names);
+            assert_eq!(g.step, r.step);
+            assert_eq!(g.ray, r.ray);
+            assert_eq!(g.positive, r.positive);
+            assert_eq!(g.line, r.line);
+            assert_eq!((g.edge, g.inner, g.all), (r.edge, r.inner, r.all));
+            assert_eq!(g.names, r.names);
+            // bit for bit: the drawing coordinates go to clients as they are
+            let bits = |v: &[(f64, f64)]| v.iter().map(|(x, y)| (x.to_bits(), y.to_bits())).collect::<Vec<_>>();
+            assert_eq!(bits(g.xy), bits(&r.xy));
+        }
     }
 }

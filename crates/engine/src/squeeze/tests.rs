@@ -2,15 +2,17 @@
 //! Square cells: a1 bottom-left, ranks upwards. Hex cells: rows a..i from
 //! the top, numbered from the left; see `board.rs` for the axial layout.
 
+use super::board::bit;
 use super::*;
 use crate::error::ErrorKind;
+use crate::game::{MoveKind, Owner};
 use crate::playout::{check_contract, check_position, perft, random_playout};
 use crate::registry::Registry;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-fn game(v: Variant) -> Squeeze {
+fn game(v: GameId) -> Squeeze {
     Squeeze::new(v)
 }
 
@@ -80,7 +82,7 @@ const SQ_EXAMPLE: &str = "to_move=white; white=a1,g7; black=d5,d6; stones=b2,c3;
 
 #[test]
 fn start_is_the_setup_phase_with_an_empty_board() {
-    for v in Variant::ALL {
+    for v in GameId::ALL {
         let g = game(v);
         let s = g.start();
         assert_eq!(g.position_text(&s), "to_move=setter; white=; black=; stones=; phase=setup");
@@ -92,7 +94,7 @@ fn start_is_the_setup_phase_with_an_empty_board() {
 
 #[test]
 fn the_rules_example_is_canonical_and_round_trips() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, SQ_EXAMPLE);
     assert_eq!(g.position_text(&p), SQ_EXAMPLE);
     // cells are printed in board order (a1, b1, ..., h1, a2, ...) whatever the input order
@@ -126,7 +128,7 @@ fn the_rules_example_is_canonical_and_round_trips() {
 
 #[test]
 fn hex_positions_round_trip() {
-    let g = game(Variant::HexSqueeze);
+    let g = game(GameId::HexSqueeze);
     let text =
         "to_move=black; white=a1,e9,i1; black=a5,e1,i5; stones=b3,e5,h3; captured=white:0,black:16; bait=black:16";
     assert_eq!(g.position_text(&pos(&g, text)), text);
@@ -139,7 +141,7 @@ fn hex_positions_round_trip() {
 
 #[test]
 fn bad_positions_are_refused_naming_key_and_cell() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let check = |text: &str, field: &str, cell: Option<&str>, words: &str| {
         let e = bad(&g, text);
         assert_eq!(e.field.as_deref(), Some(field), "{text}: {e}");
@@ -187,7 +189,7 @@ fn rules_example_g7_d4_captures_two_stones_and_a_king() {
     // stones and the next cell a1 holds a (white) king: both taken. North:
     // d5, d6 are black kings and d7 is empty, so the last (d6) brackets d5:
     // d5 is taken. Nothing else is next to d4.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, SQ_EXAMPLE);
     assert_eq!(captured(&g, &p, "g7-d4"), ["b2", "c3", "d5"]);
     assert_eq!(
@@ -204,7 +206,7 @@ fn rules_example_g7_d4_captures_two_stones_and_a_king() {
 #[test]
 fn a_stone_run_is_taken_only_when_a_king_follows_it_directly() {
     // White d1 slides up to d4. West of d4: c4, b4 stones, then a4.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     // a4 empty: the run ends at the edge cell without a king: nothing.
     let p = pos(&g, "to_move=white; white=d1,h8; black=a8,h1; stones=b4,c4");
     assert!(captured(&g, &p, "d1-d4").is_empty());
@@ -227,7 +229,7 @@ fn stones_then_opposing_kings_take_the_stones_only() {
     // d4 arriving; west: c4 stone, b4 and a4 black kings. The stone run is
     // followed directly by a king (b4): c4 is taken. The line is mixed, so
     // the kings are not.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=d1,h8; black=a4,b4; stones=c4");
     assert_eq!(captured(&g, &p, "d1-d4"), ["c4"]);
 }
@@ -237,7 +239,7 @@ fn a_single_opposing_king_followed_by_a_stone_is_safe() {
     // White e1 slides to e4. West: d4 black king, c4 stone. A run that
     // starts with a single opposing king and continues with a stone takes
     // nothing (a mixed line).
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=e1,h8; black=d4,a8; stones=c4");
     assert!(captured(&g, &p, "e1-e4").is_empty());
     // the issue's row: a3-b3 next to c3 (black), d3 a stone.
@@ -250,7 +252,7 @@ fn two_opposing_kings_lose_the_first_whatever_lies_beyond() {
     // Issue #24: the capturing line lies between the mover and the second
     // king and holds kings only; what follows the second king (a stone, an
     // empty cell, the edge) does not matter.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     // e1-e4: d4, c4 black kings, then the stone b4: d4 is taken.
     let p = pos(&g, "to_move=white; white=e1,h8; black=c4,d4; stones=b4");
     assert_eq!(captured(&g, &p, "e1-e4"), ["d4"]);
@@ -276,14 +278,14 @@ fn two_opposing_kings_lose_the_first_whatever_lies_beyond() {
     assert_eq!(captured(&g, &p, "a3-b3"), ["c3", "d3"]);
     assert_eq!(g.outcome(&play_all(&g, &p, &["a3-b3"])), Outcome::Won(vec![WHITE]));
     // three kings then a stone: all but the last.
-    let g3 = game(Variant::HexSqueeze);
+    let g3 = game(GameId::HexSqueeze);
     let p = pos(&g3, "to_move=white; white=e1,i5; black=e3,e4,e5; stones=e6");
     assert_eq!(captured(&g3, &p, "e1-e2"), ["e3", "e4"]);
 }
 
 #[test]
 fn hex_two_opposing_kings_lose_the_first_whatever_lies_beyond() {
-    let g = game(Variant::HexSqueeze);
+    let g = game(GameId::HexSqueeze);
     // The issue's hex position: d5-c4 stops next to d4 and e4 (south-west),
     // with the stone f3 beyond: d4 is taken, e4 brackets it.
     let p = pos(
@@ -311,7 +313,7 @@ fn hex_two_opposing_kings_lose_the_first_whatever_lies_beyond() {
 
 #[test]
 fn a_single_opposing_king_needs_the_movers_own_king_beyond() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     // a5 to a2? a4, a3 empty; south of a2 is a1 (black) then the board edge: one king alone is not taken.
     let p = pos(&g, "to_move=white; white=a5,h8; black=a1,h1");
     assert!(captured(&g, &p, "a5-a2").is_empty());
@@ -327,7 +329,7 @@ fn a_single_opposing_king_needs_the_movers_own_king_beyond() {
 fn an_opposing_king_run_ending_at_the_board_edge_loses_all_but_the_last() {
     // White a5 slides to a3. South: a2, a1 black, then off the board. Two
     // or more opposing kings: all but the last are taken (a1 brackets a2).
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=a5,h8; black=a1,a2");
     assert_eq!(captured(&g, &p, "a5-a3"), ["a2"]);
     let q = play_all(&g, &p, &["a5-a3"]);
@@ -341,7 +343,7 @@ fn taking_both_opposing_kings_against_an_own_king_wins() {
     // White a6 slides to a4. South: a3, a2 black, a1 white: all opposing
     // kings between the mover and its own king are taken; black has no king
     // left and loses, though white has captured no stone.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=a1,a6; black=a2,a3");
     assert_eq!(captured(&g, &p, "a6-a4"), ["a2", "a3"]);
     let q = play_all(&g, &p, &["a6-a4"]);
@@ -363,7 +365,7 @@ fn several_directions_capture_in_one_move() {
     // - ne:    e6, f7 stones, g8 empty         -> not taken
     // - north: d6, d7 stones, d8 empty         -> not taken
     // - se:    e4 stone, f3 empty              -> not taken
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let text =
         "to_move=white; white=d1,f5; black=a5,a8; stones=b5,c5,e5,c6,e6,b7,d6,d7,f7,e4; captured=white:0,black:9";
     let p = pos(&g, text);
@@ -379,7 +381,7 @@ fn only_the_arriving_king_squeezes() {
     // The stone d4 already stands between the kings c4 (white) and e4
     // (black). It is taken only when a king arrives next to it: a move
     // elsewhere (h8-h7) leaves it, and so does black's reply elsewhere.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=c4,h8; black=e4,a8; stones=d4");
     assert!(captured(&g, &p, "h8-h7").is_empty());
     let q = play_all(&g, &p, &["h8-h7", "a8-a7"]);
@@ -394,7 +396,7 @@ fn only_the_arriving_king_squeezes() {
 fn captures_of_the_mover_only() {
     // The move never takes the mover's own kings: d4 arriving with white
     // c4 and stone b4, a4 black: west run starts with an own king -> nothing.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=d1,c4; black=a4,h8; stones=b4");
     assert!(captured(&g, &p, "d1-d4").is_empty());
 }
@@ -405,7 +407,7 @@ fn captures_of_the_mover_only() {
 fn swish_leaps_a_row_of_stones_onto_any_empty_cell_beyond() {
     // White a4 looks east: b4 empty, c4 d4 stones, e4..h4 empty. It may
     // slide to b4, or leap c4 d4 and land on e4, f4, g4 or h4.
-    let g = game(Variant::Swish);
+    let g = game(GameId::Swish);
     let text = "to_move=white; white=a4,a1; black=a8,h1; stones=c4,d4";
     let p = pos(&g, text);
     let east: Vec<String> = listed(&g, &p).into_iter().filter(|m| m.starts_with("a4-") && m.ends_with('4')).collect();
@@ -423,7 +425,7 @@ fn swish_leaps_a_row_of_stones_onto_any_empty_cell_beyond() {
 fn swish_lands_only_on_the_first_run_of_empty_cells() {
     // c4 d4 stones, e4 empty, f4 stone: landing on e4 only; g4 would need a
     // second leap.
-    let g = game(Variant::Swish);
+    let g = game(GameId::Swish);
     let p = pos(&g, "to_move=white; white=a4,a1; black=a8,h1; stones=c4,d4,f4");
     let e = refused(&g, &p, "a4-g4");
     assert_eq!(e.cell.as_deref(), Some("f4"));
@@ -434,7 +436,7 @@ fn swish_lands_only_on_the_first_run_of_empty_cells() {
 #[test]
 fn swish_needs_an_empty_cell_right_beyond_the_row() {
     // b4..g4 stones up to the edge, h4 empty: land on h4.
-    let g = game(Variant::Swish);
+    let g = game(GameId::Swish);
     let p = pos(&g, "to_move=white; white=a4,a1; black=a8,h1; stones=b4,c4,d4,e4,f4,g4");
     assert_eq!(captured(&g, &p, "a4-h4"), ["b4", "c4", "d4", "e4", "f4", "g4"]);
     // h4 holds a king: nothing beyond the row, no leap that way.
@@ -450,7 +452,7 @@ fn swish_needs_an_empty_cell_right_beyond_the_row() {
 fn swish_leaps_a_row_of_opposing_kings_and_captures_them() {
     // a4 east: c4, d4 black kings, e4.. empty: leaping both wins (no black
     // king left); captured kings are not stones.
-    let g = game(Variant::Swish);
+    let g = game(GameId::Swish);
     let p = pos(&g, "to_move=white; white=a4,a1; black=c4,d4; stones=b2");
     assert_eq!(captured(&g, &p, "a4-f4"), ["c4", "d4"]);
     let q = play_all(&g, &p, &["a4-f4"]);
@@ -460,7 +462,7 @@ fn swish_leaps_a_row_of_opposing_kings_and_captures_them() {
 
 #[test]
 fn swish_never_leaps_a_mixed_row_or_an_own_king() {
-    let g = game(Variant::Swish);
+    let g = game(GameId::Swish);
     // c4 stone then d4 black king: mixed, no leap.
     let p = pos(&g, "to_move=white; white=a4,a1; black=d4,h1; stones=c4");
     let e = refused(&g, &p, "a4-e4");
@@ -480,7 +482,7 @@ fn swish_never_leaps_a_mixed_row_or_an_own_king() {
 #[test]
 fn swish_has_no_custodian_capture() {
     // The Squeeze example position: in Swish g7-d4 is a plain slide.
-    let g = game(Variant::Swish);
+    let g = game(GameId::Swish);
     let p = pos(&g, SQ_EXAMPLE);
     assert!(captured(&g, &p, "g7-d4").is_empty());
     // and a leap there: d4 looking north over d5, d6 (black kings) to d7, d8
@@ -501,7 +503,7 @@ fn hex_squeeze_captures_in_six_directions() {
     // - w  (e4, e3 black, e2 empty)      -> e4 taken, e3 brackets it
     // - ne (d5 stone, c5 empty)          -> nothing
     // - nw (d4, the path: empty)         -> nothing
-    let g = game(Variant::HexSqueeze);
+    let g = game(GameId::HexSqueeze);
     let text = "to_move=white; white=a1,g5,h2; black=e3,e4,e8; stones=d5,e6,e7,f4,f5,g3; captured=white:4,black:9";
     let p = pos(&g, text);
     assert_eq!(captured(&g, &p, "a1-e5"), ["e4", "e6", "e7", "f4", "f5", "g3"]);
@@ -516,7 +518,7 @@ fn hex_squeeze_captures_in_six_directions() {
 #[test]
 fn hex_swish_leaps_along_the_lines() {
     // White e1 looks east along row e: e2, e3 stones, e4..e9 empty but e9 black? no: e9 empty.
-    let g = game(Variant::HexSwish);
+    let g = game(GameId::HexSwish);
     let p = pos(&g, "to_move=white; white=e1,a1,i1; black=a5,i5,e9; stones=e2,e3");
     let east: Vec<String> = listed(&g, &p).into_iter().filter(|m| m.starts_with("e1-e")).collect();
     assert_eq!(east, ["e1-e4", "e1-e5", "e1-e6", "e1-e7", "e1-e8"]);
@@ -528,7 +530,7 @@ fn hex_swish_leaps_along_the_lines() {
 #[test]
 fn ten_stones_win_and_end_the_game() {
     // White has 8; d1-d4 takes c4, b4 (a4 white king): 10, white wins.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=d1,a4; black=a8,h1; stones=b4,c4,f6; captured=white:8,black:0");
     let q = play_all(&g, &p, &["d1-d4"]);
     assert_eq!(q.captured[0], 10);
@@ -547,7 +549,7 @@ fn ten_stones_win_and_end_the_game() {
 fn bait_counts_as_captured_stones() {
     // Black holds 7 bait stones and has captured 1 more: 8. Taking the two
     // stones b4, c4 (d1-d4, a4 black king beyond) makes 10: black wins.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let text = "to_move=black; white=h1,a8; black=d1,a4; stones=b4,c4; captured=white:0,black:8; bait=black:7";
     let p = pos(&g, text);
     let ev = g.evaluate(&p);
@@ -564,7 +566,7 @@ fn bait_counts_as_captured_stones() {
 
 #[test]
 fn a_player_without_kings_loses() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=; black=h1");
     assert_eq!(g.outcome(&p), Outcome::Won(vec![BLACK]));
     let p = pos(&g, "to_move=white; white=a1; black=");
@@ -575,12 +577,12 @@ fn a_player_without_kings_loses() {
 #[test]
 fn a_player_without_a_legal_move_loses() {
     // White's only king a1: a2, b1 black kings, b2 stone. No slide.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=a1; black=a2,b1; stones=b2");
     assert!(listed(&g, &p).is_empty());
     assert_eq!(g.outcome(&p), Outcome::Won(vec![BLACK]));
     // in Swish the same king leaps: over a2 to a3.., over b1 to c1.., over b2 to c3..
-    let g = game(Variant::Swish);
+    let g = game(GameId::Swish);
     let p = pos(&g, "to_move=white; white=a1; black=a2,b1; stones=b2");
     assert_eq!(g.outcome(&p), Outcome::Ongoing);
     // 6 landings north (a3..a8), 6 east (c1..h1), 6 north-east (c3..h8), in board order
@@ -591,7 +593,7 @@ fn a_player_without_a_legal_move_loses() {
     assert_eq!(listed(&g, &p), expected);
     // hex: White's only king a1 (a corner) with black on a2 and b1 and a
     // stone on b2: no slide in Hex-Squeeze.
-    let g = game(Variant::HexSqueeze);
+    let g = game(GameId::HexSqueeze);
     let p = pos(&g, "to_move=white; white=a1; black=a2,b1; stones=b2");
     assert_eq!(g.outcome(&p), Outcome::Won(vec![BLACK]));
 }
@@ -600,7 +602,7 @@ fn a_player_without_a_legal_move_loses() {
 
 #[test]
 fn setup_lists_king_placements_then_stones_and_done() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let s = g.start();
     // 28 edge cells x 2 colours
     assert_eq!(listed(&g, &s).len(), 56);
@@ -616,7 +618,7 @@ fn setup_lists_king_placements_then_stones_and_done() {
     assert_eq!(l.len(), 37);
     assert_eq!(l.last().map(String::as_str), Some("done"));
     assert!(l.contains(&"stone@b2".to_string()) && l.contains(&"stone@g7".to_string()));
-    let hex = game(Variant::HexSqueeze);
+    let hex = game(GameId::HexSqueeze);
     assert_eq!(listed(&hex, &hex.start()).len(), 48);
     let p = play_all(&hex, &hex.start(), &["white@a1", "white@e9", "white@i1", "black@a5", "black@e1", "black@i5"]);
     assert_eq!(listed(&hex, &p).len(), 38);
@@ -624,7 +626,7 @@ fn setup_lists_king_placements_then_stones_and_done() {
 
 #[test]
 fn setup_errors_name_the_problem() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let s = g.start();
     let e = refused(&g, &s, "white@d4");
     assert_eq!(e.message, "white@d4: kings go on edge cells (the 28 border cells); d4 is an inner cell");
@@ -661,7 +663,7 @@ fn setup_errors_name_the_problem() {
 fn chooser_starts_with_a_colour_and_the_setter_gets_the_bait() {
     // 4 kings, 12 stones: 7 bait. The chooser picks black and moves first;
     // the setter plays white and holds the 7 bait stones.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let mut moves = vec!["white@a3", "black@c1", "white@h6", "black@f8"];
     let stones = ["stone@b6", "stone@c3", "stone@c5", "stone@c7", "stone@d4", "stone@d6"];
     let stones2 = ["stone@e4", "stone@e5", "stone@e6", "stone@f2", "stone@f5", "stone@g3"];
@@ -694,7 +696,7 @@ fn chooser_starts_with_a_colour_and_the_setter_gets_the_bait() {
 
 #[test]
 fn chooser_takes_the_bait_and_the_setter_picks_a_colour_and_starts() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = play_all(
         &g,
         &g.start(),
@@ -725,7 +727,7 @@ fn chooser_takes_the_bait_and_the_setter_picks_a_colour_and_starts() {
 
 #[test]
 fn setting_all_stones_leaves_no_bait() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let mut moves: Vec<String> = ["white@a1", "white@h8", "black@a8", "black@h1"].map(String::from).to_vec();
     moves.extend(["b", "c", "d"].iter().flat_map(|f| (2..=7).map(move |r| format!("stone@{f}{r}"))));
     moves.extend(["stone@e2", "done", "white"].map(String::from));
@@ -739,7 +741,7 @@ fn setting_all_stones_leaves_no_bait() {
 fn setting_nine_stones_or_fewer_hands_a_win_to_the_bait_holder() {
     // 9 stones set: the bait is 10. If the chooser starts, the setter holds
     // 10 stones and has won; so the chooser takes the bait instead.
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let mut moves = vec!["white@a1", "white@h8", "black@a8", "black@h1"];
     moves.extend(["stone@b2", "stone@c3", "stone@d4", "stone@e5", "stone@f6", "stone@g7", "stone@b7", "stone@c6"]);
     moves.extend(["stone@d5", "done"]);
@@ -752,7 +754,7 @@ fn setting_nine_stones_or_fewer_hands_a_win_to_the_bait_holder() {
 
 #[test]
 fn choice_words_are_checked_per_phase() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=chooser; white=a1,h8; black=a8,h1; stones=d4; phase=choice");
     assert!(refused(&g, &p, "done").message.contains("the chooser answers"));
     assert!(refused(&g, &p, "a1-a2").message.contains("the chooser answers"));
@@ -763,7 +765,7 @@ fn choice_words_are_checked_per_phase() {
 
 #[test]
 fn king_move_errors_name_the_cell() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let p = pos(&g, "to_move=white; white=a1,g7; black=d5,d6; stones=b2,c3");
     let e = refused(&g, &p, "d5-d4");
     assert_eq!(e.message, "d5-d4: d5 holds a black king; white is to move");
@@ -791,16 +793,16 @@ const HEX_PERFT: &str = "to_move=white; white=a1,e9,i1; black=a5,e1,i5; stones=b
 
 #[test]
 fn contract_holds_over_random_games() {
-    for v in Variant::ALL {
+    for v in GameId::ALL {
         let g = game(v);
         let won = check_contract(&g, 12, 200);
-        assert!(won > 0, "{}: no random game ended with a winner", v.id());
+        assert!(won > 0, "{}: no random game ended with a winner", v.name());
     }
 }
 
 #[test]
 fn random_games_conserve_stones_and_never_grow_kings() {
-    for v in Variant::ALL {
+    for v in GameId::ALL {
         let g = game(v);
         let k = v.kings() as u32;
         for seed in 0..40u64 {
@@ -844,7 +846,7 @@ fn random_games_conserve_stones_and_never_grow_kings() {
 
 #[test]
 fn move_details_report_placements_and_actions() {
-    let g = game(Variant::Squeeze);
+    let g = game(GameId::Squeeze);
     let s = g.start();
     let d = g.move_details(&s, mv(&g, &s, "black@h1"));
     assert_eq!(d.kind, MoveKind::Place);
@@ -857,21 +859,18 @@ fn move_details_report_placements_and_actions() {
 #[test]
 fn description_and_registry() {
     let reg = Registry::new();
-    for (v, cells, edge) in [
-        (Variant::Squeeze, 64, 28),
-        (Variant::Swish, 64, 28),
-        (Variant::HexSqueeze, 61, 24),
-        (Variant::HexSwish, 61, 24),
-    ] {
-        let d = reg.get(v.id(), "default").unwrap().description().clone();
-        assert_eq!(d.id, v.id());
+    for (v, cells, edge) in
+        [(GameId::Squeeze, 64, 28), (GameId::Swish, 64, 28), (GameId::HexSqueeze, 61, 24), (GameId::HexSwish, 61, 24)]
+    {
+        let d = reg.get(v.name(), "default").unwrap().description().clone();
+        assert_eq!(d.id, v.name());
         assert_eq!(d.cells.len(), cells);
         assert_eq!(d.cells.iter().filter(|c| c.tags.contains(&"edge".to_string())).count(), edge);
         assert_eq!(d.players.iter().map(|p| p.name).collect::<Vec<_>>(), ["white", "black"]);
         let centre = if v.is_hex() { "e5" } else { "d4" };
         let c = &d.cells[d.cell_index(centre).unwrap() as usize];
         assert_eq!(c.neighbors.len(), if v.is_hex() { 6 } else { 8 });
-        assert!(reg.get(v.id(), "").is_ok());
+        assert!(reg.get(v.name(), "").is_ok());
     }
 }
 
@@ -880,7 +879,7 @@ fn description_and_registry() {
 #[test]
 #[ignore]
 fn bench_legal_moves() {
-    for v in Variant::ALL {
+    for v in GameId::ALL {
         let g = game(v);
         let p = pos(&g, if v.is_hex() { HEX_PERFT } else { SQ_PERFT });
         let mut out = Vec::with_capacity(256);
@@ -893,10 +892,10 @@ fn bench_legal_moves() {
             total += out.len();
         }
         let ns = t.elapsed().as_nanos() as f64 / n as f64;
-        println!("{}: legal_moves {ns:.1} ns ({} moves)", v.id(), total / n as usize);
+        println!("{}: legal_moves {ns:.1} ns ({} moves)", v.name(), total / n as usize);
         let t = std::time::Instant::now();
         let nodes = perft(&g, &p, 4);
-        println!("{}: perft 4 = {nodes} in {:?}", v.id(), t.elapsed());
+        println!("{}: perft 4 = {nodes} in {:?}", v.name(), t.elapsed());
     }
 }
 
@@ -904,7 +903,7 @@ fn bench_legal_moves() {
 fn parse_move_accepts_exactly_the_listed_moves() {
     // Every from-to pair of cells and every action word, at positions along
     // seeded random games of each phase: accepted iff listed.
-    for v in Variant::ALL {
+    for v in GameId::ALL {
         let g = game(v);
         let names: Vec<String> = (0..g.geometry().cells).map(|c| g.geometry().name(c).to_string()).collect();
         let mut words: Vec<String> = vec!["done".into(), "white".into(), "black".into(), "bait".into()];
@@ -933,6 +932,6 @@ fn parse_move_accepts_exactly_the_listed_moves() {
                 g.play(&mut p, m);
             }
         }
-        assert!(checked.iter().all(|&n| n > 0), "{}: phases sampled {checked:?}", v.id());
+        assert!(checked.iter().all(|&n| n > 0), "{}: phases sampled {checked:?}", v.name());
     }
 }

@@ -1,0 +1,169 @@
+//! The position text both ways (`key=value; ...`, `docs/rules/contiguity.md`),
+//! the start and the pieces on the board.
+
+use super::board::{cell_name, parse_cell};
+use super::{Contiguity, Phase, Position, Variant, MAX_BID, PIECES, PLAYER_NAMES, RED, SEAT_NAMES, WHITE};
+use crate::bits::{bit, Bits};
+use crate::error::RulesError;
+use crate::game::{Owner, PieceAt, Player};
+use crate::notation::{format_cells, parse_cells, parse_name, Record};
+
+impl Contiguity {
+    /// The start position: play from the standard set-up, or (bidding) the
+    /// bidding phase with white to bid.
+    pub fn start_position(&self) -> Position {
+        let w = ["30a", "29b", "1b", "30c", "2c", "1d"];
+        let r = ["1a", "30b", "2b", "29c", "1c", "30d"];
+        let set = |names: [&str; 6]| names.iter().fold(0u128, |m, n| m | bit(parse_cell(n).unwrap()));
+        Position {
+            pieces: [set(w), set(r)],
+            to_move: WHITE,
+            phase: if self.variant == Variant::Bidding { Phase::Bidding } else { Phase::Play },
+            bid: None,
+            bidder: None,
+            bidder_moves: 0,
+            white_seat: 0,
+        }
+    }
+}
+
+/// Reads a position: who is to move, the pieces, then the bidding
+/// variant's keys (refused in the plain game). Each step refuses what it
+/// reads wrong, naming the key (and the cell).
+pub(super) fn from_record(game: &Contiguity, mut r: Record) -> Result<Position, RulesError> {
+    let to_move = parse_player("to_move", &r.require("to_move")?)?;
+    let pieces = read_pieces(&mut r)?;
+    let mut pos =
+        Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0, white_seat: 0 };
+    if game.variant == Variant::Default {
+        if let Some(k) = BIDDING_KEYS.iter().find(|k| r.get(k).is_some()) {
+            return Err(RulesError::bad_position(*k, format!("`{k}` belongs to the bidding variant")));
+        }
+    } else {
+        read_bidding_keys(&mut r, &mut pos)?;
+    }
+    r.finish(&["to_move", "white", "red", "phase", "bid", "bidder", "bidder_moves", "white_seat", "ply", "max_plies"])?;
+    for p in [WHITE, RED] {
+        if pieces[p as usize] == 0 {
+            let key = PLAYER_NAMES[p as usize];
+            return Err(RulesError::bad_position(key, format!("{key} has no pieces; pieces are never removed")));
+        }
+    }
+    Ok(pos)
+}
+
+/// The keys only the bidding variant has.
+const BIDDING_KEYS: [&str; 4] = ["phase", "bid", "bidder", "bidder_moves"];
+
+/// `white` and `red`: 1 to [`PIECES`] cells each, no cell twice.
+fn read_pieces(r: &mut Record) -> Result<[u128; 2], RulesError> {
+    let mut occupied = 0u128;
+    let mut pieces = [0u128; 2];
+    for p in [WHITE, RED] {
+        let key = PLAYER_NAMES[p as usize];
+        if let Some(v) = r.take(key) {
+            pieces[p as usize] = parse_cells(key, &v, &mut occupied, parse_cell)?;
+            let n = pieces[p as usize].count_ones();
+            if n == 0 {
+                return Err(RulesError::bad_position(key, format!("{key} has no pieces; pieces are never removed")));
+            }
+            if n > PIECES {
+                return Err(RulesError::bad_position(key, format!("{key} has {n} pieces; the game has {PIECES}")));
+            }
+        }
+    }
+    Ok(pieces)
+}
+
+/// The bidding variant: `phase`, `bid` with `bidder` (consistent with the
+/// phase and who is to move), `bidder_moves` (play only, within the bid)
+/// and `white_seat` (play only).
+fn read_bidding_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> {
+    let to_move = pos.to_move;
+    pos.phase = match r.take("phase").as_deref() {
+        None | Some("play") => Phase::Play,
+        Some("bidding") => Phase::Bidding,
+        Some("choice") => Phase::Choice,
+        Some(v) => {
+            return Err(RulesError::bad_position("phase", format!("`phase={v}`: expected bidding, choice or play")))
+        }
+    };
+    if let Some(v) = r.take("bid") {
+        let b: u8 = v.parse().ok().filter(|b| (1..=MAX_BID).contains(b)).ok_or_else(|| {
+            RulesError::bad_position("bid", format!("`bid={v}`: expected a number of moves from 1 to {MAX_BID}"))
+        })?;
+        pos.bid = Some(b);
+    }
+    if let Some(v) = r.take("bidder") {
+        pos.bidder = Some(parse_player("bidder", &v)?);
+    }
+    let moves = r.take_u32("bidder_moves", 0)?;
+    if pos.bid.is_some() != pos.bidder.is_some() {
+        return Err(RulesError::bad_position("bidder", "`bid` and `bidder` go together"));
+    }
+    match pos.phase {
+        Phase::Bidding if pos.bidder.is_some_and(|b| b == to_move) => {
+            return Err(RulesError::bad_position(
+                "bidder",
+                "in the bidding phase the last bidder is not the one to bid next",
+            ));
+        }
+        Phase::Choice if pos.bidder != Some(to_move) => {
+            return Err(RulesError::bad_position("to_move", "in the choice phase the last bidder is to move"));
+        }
+        Phase::Play if pos.bid.is_none() => {
+            return Err(RulesError::bad_position("bid", "play in the bidding variant needs `bid` and `bidder`"));
+        }
+        _ => {}
+    }
+    if moves > 0 && pos.phase != Phase::Play {
+        return Err(RulesError::bad_position("bidder_moves", "`bidder_moves` is counted in play only"));
+    }
+    if pos.bid.is_some_and(|b| moves > b as u32) {
+        return Err(RulesError::bad_position("bidder_moves", format!("`bidder_moves={moves}` exceeds the bid")));
+    }
+    pos.bidder_moves = moves as u8;
+    if let Some(v) = r.take("white_seat") {
+        if pos.phase != Phase::Play {
+            return Err(RulesError::bad_position("white_seat", "`white_seat` is known in play only"));
+        }
+        pos.white_seat = parse_name("white_seat", &v, &SEAT_NAMES)? as Player;
+    }
+    Ok(())
+}
+
+pub(super) fn to_record(game: &Contiguity, pos: &Position) -> Record {
+    let mut r = Record::new();
+    r.push("to_move", PLAYER_NAMES[pos.to_move as usize]);
+    if game.variant == Variant::Bidding {
+        r.push("phase", pos.phase.name());
+    }
+    r.push("white", format_cells(pos.pieces[0], cell_name));
+    r.push("red", format_cells(pos.pieces[1], cell_name));
+    if let (Some(b), Some(p)) = (pos.bid, pos.bidder) {
+        r.push("bid", b.to_string());
+        r.push("bidder", PLAYER_NAMES[p as usize]);
+    }
+    if pos.bidder_moves > 0 {
+        r.push("bidder_moves", pos.bidder_moves.to_string());
+    }
+    if pos.white_seat != 0 {
+        r.push("white_seat", SEAT_NAMES[pos.white_seat as usize]);
+    }
+    r
+}
+
+pub(super) fn pieces(pos: &Position) -> Vec<PieceAt> {
+    let mut v: Vec<PieceAt> = [WHITE, RED]
+        .iter()
+        .flat_map(|&p| {
+            Bits(pos.pieces[p as usize]).map(move |cell| PieceAt { cell, owner: Owner::Player(p), kind: "disk" })
+        })
+        .collect();
+    v.sort_by_key(|p| p.cell);
+    v
+}
+
+fn parse_player(key: &str, v: &str) -> Result<Player, RulesError> {
+    parse_name(key, v, &PLAYER_NAMES).map(|i| i as Player)
+}

@@ -1,0 +1,586 @@
+//! Scala moves: where a stone can go, the verdict on the board after it
+//! lands (legal, captures, or a loss in `zillions`), generation, play, and
+//! the move text (parsing with errors that name the cell, notation,
+//! details, routes).
+
+use super::board::{self, cell_name, jumps, parse_cell, BOARD, CELLS, NEIGHBORS};
+use super::{names, other, Move, Position, Scala, Variant, FIRST_CELL, PLAYER_NAMES};
+use crate::bits::{bit, flood, Bits};
+use crate::error::RulesError;
+use crate::game::{Game, MoveDetails, MoveKind, Outcome, Player};
+
+/// Why the `original` rules refuse a move once its destination is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breach {
+    /// Rule 1: the moved stone touches no other stone.
+    Isolated,
+    /// Rule 2: no group holds both colours.
+    ColoursSeparated,
+    /// Rule 3: two groups holding both colours have the same size (the
+    /// largest such size is reported).
+    EqualGroups { size: u32 },
+}
+
+/// What a move does to the board after its stone has landed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The move stands: `keep` (the largest two-coloured group) stays,
+    /// every other stone is captured.
+    Keep(u128),
+    /// `original`: the move is illegal.
+    Illegal(Breach),
+    /// `zillions`: the mover loses (nothing would be left, or the largest
+    /// two-coloured groups tie at `tie` stones).
+    MoverLoses { tie: Option<u32> },
+}
+
+/// A running tally of the groups after a move, fed one group at a time.
+struct Tally {
+    white: u128,
+    black: u128,
+    best: u128,
+    best_n: u32,
+    second_n: u32,
+    sizes_seen: u32,
+    dup_size: u32,
+}
+
+impl Tally {
+    #[inline]
+    fn new(white: u128, black: u128) -> Self {
+        Tally { white, black, best: 0, best_n: 0, second_n: 0, sizes_seen: 0, dup_size: 0 }
+    }
+
+    #[inline]
+    fn add(&mut self, g: u128) {
+        if g & self.white == 0 || g & self.black == 0 {
+            return;
+        }
+        let n = g.count_ones();
+        if self.sizes_seen & (1 << n) != 0 {
+            self.dup_size = self.dup_size.max(n);
+        }
+        self.sizes_seen |= 1 << n;
+        if n > self.best_n {
+            self.second_n = self.best_n;
+            self.best_n = n;
+            self.best = g;
+        } else if n > self.second_n {
+            self.second_n = n;
+        }
+    }
+
+    #[inline]
+    fn verdict(&self, variant: Variant) -> Verdict {
+        match variant {
+            Variant::Original => {
+                if self.best_n == 0 {
+                    Verdict::Illegal(Breach::ColoursSeparated)
+                } else if self.dup_size > 0 {
+                    Verdict::Illegal(Breach::EqualGroups { size: self.dup_size })
+                } else {
+                    Verdict::Keep(self.best)
+                }
+            }
+            Variant::Zillions => {
+                if self.best_n == 0 {
+                    Verdict::MoverLoses { tie: None }
+                } else if self.best_n == self.second_n {
+                    Verdict::MoverLoses { tie: Some(self.best_n) }
+                } else {
+                    Verdict::Keep(self.best)
+                }
+            }
+        }
+    }
+}
+
+/// Splits `set` into its groups (8-connectivity), lowest cell first.
+pub fn groups(set: u128) -> Vec<u128> {
+    crate::bits::components(set, &NEIGHBORS)
+}
+
+/// Where the stone on `from` can go: (steps, jump-sequence destinations),
+/// as bitboards. `forbidden` is the mover's own first cell.
+#[inline]
+pub fn destinations(occupied: u128, from: u8, forbidden: u128) -> (u128, u128) {
+    let steps = NEIGHBORS[from as usize] & !occupied & !forbidden;
+    let over = occupied & !bit(from);
+    let land = BOARD & !over & !forbidden;
+    let mut reached = bit(from);
+    let mut frontier = reached;
+    while frontier != 0 {
+        let mut next = 0u128;
+        let open = land & !reached;
+        for c in Bits(frontier) {
+            // Only landings that are free matter; then ask for the stone
+            // between.
+            for l in Bits(board::LANDS[c as usize] & open) {
+                if over & bit(board::jumped(c, l)) != 0 {
+                    next |= bit(l);
+                }
+            }
+        }
+        reached |= next;
+        frontier = next;
+    }
+    (steps, reached & !bit(from))
+}
+
+/// A shortest jump sequence from `from` to `to` (every landing, both ends
+/// included), if there is one.
+pub fn jump_path(occupied: u128, from: u8, to: u8, forbidden: u128) -> Option<Vec<u8>> {
+    let over = occupied & !bit(from);
+    let land = BOARD & !over & !forbidden;
+    if to == from || land & bit(to) == 0 {
+        return None;
+    }
+    let mut parent = [u8::MAX; CELLS];
+    let mut queue = [0u8; CELLS];
+    let (mut head, mut tail) = (0, 1);
+    queue[0] = from;
+    parent[from as usize] = from;
+    while head < tail {
+        let c = queue[head];
+        head += 1;
+        for &(m, l) in jumps(c) {
+            if over & bit(m) != 0 && land & bit(l) != 0 && parent[l as usize] == u8::MAX {
+                parent[l as usize] = c;
+                if l == to {
+                    let mut path = vec![to];
+                    let mut x = to;
+                    while x != from {
+                        x = parent[x as usize];
+                        path.push(x);
+                    }
+                    path.reverse();
+                    return Some(path);
+                }
+                queue[tail] = l;
+                tail += 1;
+            }
+        }
+    }
+    None
+}
+
+/// Every jump route from `from` to `to` (landings, `from` first), each
+/// landing at most once, shortest first; at most `limit` routes, and the
+/// search gives up after a bounded number of steps.
+pub fn jump_routes(occupied: u128, from: u8, to: u8, forbidden: u128, limit: usize) -> Vec<Vec<u8>> {
+    let over = occupied & !bit(from);
+    let land = BOARD & !over & !forbidden;
+    let mut found = Vec::new();
+    if to == from || land & bit(to) == 0 {
+        return found;
+    }
+    let mut path = vec![from];
+    let mut steps = 0u32;
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        path: &mut Vec<u8>,
+        seen: u128,
+        to: u8,
+        over: u128,
+        land: u128,
+        found: &mut Vec<Vec<u8>>,
+        limit: usize,
+        steps: &mut u32,
+    ) {
+        let c = *path.last().expect("a route has a start");
+        for &(m, l) in jumps(c) {
+            *steps += 1;
+            if found.len() >= limit || *steps > 20_000 {
+                return;
+            }
+            if over & bit(m) == 0 || land & bit(l) == 0 || seen & bit(l) != 0 {
+                continue;
+            }
+            path.push(l);
+            if l == to {
+                found.push(path.clone());
+            } else {
+                walk(path, seen | bit(l), to, over, land, found, limit, steps);
+            }
+            path.pop();
+        }
+    }
+    walk(&mut path, bit(from), to, over, land, &mut found, limit, &mut steps);
+    found.sort_by_key(|r| r.len());
+    found
+}
+
+impl Scala {
+    /// The stones after `mover`'s stone went from `from` to `to`, before
+    /// any capture.
+    fn moved(stones: [u128; 2], mover: Player, from: u8, to: u8) -> [u128; 2] {
+        let mut s = stones;
+        s[mover as usize] = s[mover as usize] & !bit(from) | bit(to);
+        s
+    }
+
+    /// Judges the board after a move landed on `to` (`after` = the stones
+    /// then, before captures).
+    pub fn judge(&self, after: [u128; 2], to: u8) -> Verdict {
+        let all = after[0] | after[1];
+        if self.variant == Variant::Original && NEIGHBORS[to as usize] & all & !bit(to) == 0 {
+            return Verdict::Illegal(Breach::Isolated);
+        }
+        let mut tally = Tally::new(after[0], after[1]);
+        let mut rest = all;
+        while rest != 0 {
+            let g = flood(rest & rest.wrapping_neg(), all, &NEIGHBORS);
+            tally.add(g);
+            rest &= !g;
+        }
+        tally.verdict(self.variant)
+    }
+
+    /// The verdict on a move of the player to move (destination assumed reachable).
+    pub fn verdict(&self, pos: &Position, mv: Move) -> Verdict {
+        self.judge(Self::moved(pos.stones, pos.to_move, mv.from, mv.to), mv.to)
+    }
+
+    /// Generates moves; stops at the first when `first_only`.
+    fn generate(&self, pos: &Position, out: &mut Vec<Move>, first_only: bool) {
+        let me = pos.to_move as usize;
+        let mine = pos.stones[me];
+        let all = pos.occupied();
+        let forbidden = bit(FIRST_CELL[me]);
+        // Groups of all stones, once; the groups without the moving stone
+        // are derived per stone below.
+        let mut whole = [0u128; 32];
+        let mut nw = 0;
+        if self.variant == Variant::Original {
+            let mut left = all;
+            while left != 0 {
+                let g = flood(left & left.wrapping_neg(), all, &NEIGHBORS);
+                whole[nw] = g;
+                nw += 1;
+                left &= !g;
+            }
+        }
+        let mut comps = [0u128; 32];
+        for from in Bits(mine) {
+            let (steps, jumped) = destinations(all, from, forbidden);
+            let dests = steps | jumped;
+            if dests == 0 {
+                continue;
+            }
+            if self.variant == Variant::Zillions {
+                for to in Bits(dests) {
+                    out.push(Move { from, to });
+                    if first_only {
+                        return;
+                    }
+                }
+                continue;
+            }
+            // Groups of the other stones; the landing stone then merges the
+            // groups it touches. When the stones around `from` are connected
+            // among themselves, taking `from` away splits nothing: its group
+            // just loses it. Otherwise flood again.
+            let rest = all & !bit(from);
+            let ring = NEIGHBORS[from as usize] & rest;
+            let mut n = 0;
+            if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
+                for &g in &whole[..nw] {
+                    let g = g & !bit(from);
+                    if g != 0 {
+                        comps[n] = g;
+                        n += 1;
+                    }
+                }
+            } else {
+                let mut left = rest;
+                while left != 0 {
+                    let g = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
+                    comps[n] = g;
+                    n += 1;
+                    left &= !g;
+                }
+            }
+            if n == 1 {
+                // The other stones are one group: a landing that touches
+                // it makes one group of everything, two-coloured as long as
+                // the opponent has stones.
+                if pos.stones[1 - me] != 0 {
+                    for to in Bits(dests) {
+                        if NEIGHBORS[to as usize] & rest != 0 {
+                            out.push(Move { from, to });
+                            if first_only {
+                                return;
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
+            let mut after = pos.stones;
+            after[me] &= !bit(from);
+            for to in Bits(dests) {
+                let touch = NEIGHBORS[to as usize];
+                if touch & rest == 0 {
+                    continue; // rule 1
+                }
+                let mut a = after;
+                a[me] |= bit(to);
+                let mut tally = Tally::new(a[0], a[1]);
+                let mut merged = bit(to);
+                for &g in &comps[..n] {
+                    if g & touch != 0 {
+                        merged |= g;
+                    } else {
+                        tally.add(g);
+                    }
+                }
+                tally.add(merged);
+                if let Verdict::Keep(_) = tally.verdict(self.variant) {
+                    out.push(Move { from, to });
+                    if first_only {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn has_legal_move(&self, pos: &Position) -> bool {
+        let mut v = Vec::with_capacity(1);
+        self.generate(pos, &mut v, true);
+        !v.is_empty()
+    }
+
+    /// Two groups of `size` stones that both hold both colours, for the
+    /// error message.
+    fn equal_groups(after: [u128; 2], size: u32) -> Vec<u128> {
+        groups(after[0] | after[1])
+            .into_iter()
+            .filter(|g| g & after[0] != 0 && g & after[1] != 0 && g.count_ones() == size)
+            .collect()
+    }
+
+    fn check_reach(&self, pos: &Position, text: &str, cells: &[u8]) -> Result<(), RulesError> {
+        let me = pos.to_move as usize;
+        let all = pos.occupied();
+        let from = cells[0];
+        let to = *cells.last().expect("two cells at least");
+        let err = |msg: String, cell: u8| RulesError::illegal_move(format!("{text}: {msg}")).with_cell(cell_name(cell));
+        let first = FIRST_CELL[me];
+        if cells.len() == 2 {
+            if to == from {
+                return Err(err("a stone may not end where it started".into(), to));
+            }
+            if all & bit(to) != 0 {
+                return Err(err(format!("{} is occupied", cell_name(to)), to));
+            }
+            if to == first {
+                return Err(err(format!("no stone may land on its own first cell ({})", cell_name(first)), to));
+            }
+            let (steps, jumped) = destinations(all, from, bit(first));
+            if (steps | jumped) & bit(to) != 0 {
+                return Ok(());
+            }
+            // Name what stops the nearest try: a single jump in a line.
+            let (ff, fr) = (board::file(from) as i32, board::rank(from) as i32);
+            let (tf, tr) = (board::file(to) as i32, board::rank(to) as i32);
+            let (df, dr) = (tf - ff, tr - fr);
+            if (df.abs() == 2 || df == 0) && (dr.abs() == 2 || dr == 0) {
+                let (mf, mr) = (ff + df / 2, fr + dr / 2);
+                if board::is_hole(mf, mr) {
+                    return Err(err(
+                        format!("a jump from {} to {} would cross the hole", cell_name(from), cell_name(to)),
+                        to,
+                    ));
+                }
+                if let Some(m) = board::at(mf, mr) {
+                    return Err(err(
+                        format!(
+                            "there is no stone on {} to jump over, and no jump sequence from {} reaches {}",
+                            cell_name(m),
+                            cell_name(from),
+                            cell_name(to)
+                        ),
+                        m,
+                    ));
+                }
+            }
+            return Err(err(
+                format!(
+                    "{} is not next to {} and no jump sequence from {} reaches it",
+                    cell_name(to),
+                    cell_name(from),
+                    cell_name(from)
+                ),
+                to,
+            ));
+        }
+        // A full path: every leg is one jump.
+        let over = all & !bit(from);
+        for (i, w) in cells.windows(2).enumerate() {
+            let (a, b) = (w[0], w[1]);
+            let leg = format!("jump {} ({}-{})", i + 1, cell_name(a), cell_name(b));
+            let (af, ar) = (board::file(a) as i32, board::rank(a) as i32);
+            let (df, dr) = (board::file(b) as i32 - af, board::rank(b) as i32 - ar);
+            if !((df.abs() == 2 || df == 0) && (dr.abs() == 2 || dr == 0) && (df, dr) != (0, 0)) {
+                return Err(err(
+                    format!(
+                        "{leg}: not a jump; a jump goes over the next cell in one of 8 directions to the cell just beyond"
+                    ),
+                    b,
+                ));
+            }
+            let (mf, mr) = (af + df / 2, ar + dr / 2);
+            if board::is_hole(mf, mr) {
+                return Err(err(format!("{leg}: would cross the hole"), b));
+            }
+            let Some(m) = board::at(mf, mr) else {
+                return Err(err(format!("{leg}: not a jump: the cell between is off the board"), b));
+            };
+            // (A jump never passes over the origin: jumps keep the parity
+            // of file and rank, so no landing is ever next to the origin.)
+            if over & bit(m) == 0 {
+                return Err(err(format!("{leg}: there is no stone on {} to jump over", cell_name(m)), m));
+            }
+            if over & bit(b) != 0 {
+                return Err(err(format!("{leg}: {} is occupied", cell_name(b)), b));
+            }
+            if b == first {
+                return Err(err(
+                    format!(
+                        "{leg}: no stone may land on its own first cell ({}), not even in the middle of a jump sequence",
+                        cell_name(first)
+                    ),
+                    b,
+                ));
+            }
+        }
+        if to == from {
+            return Err(err(format!("a jump sequence may not end on its origin {}", cell_name(from)), to));
+        }
+        Ok(())
+    }
+
+    fn explain_breach(&self, pos: &Position, text: &str, mv: Move, breach: Breach) -> RulesError {
+        let after = Self::moved(pos.stones, pos.to_move, mv.from, mv.to);
+        let msg = match breach {
+            Breach::Isolated => format!("the moved stone would touch no other stone on {}", cell_name(mv.to)),
+            Breach::ColoursSeparated => {
+                "would separate the two colours completely: no group would hold both white and black stones".into()
+            }
+            Breach::EqualGroups { size } => {
+                let gs = Self::equal_groups(after, size);
+                let listed: Vec<String> = gs.iter().map(|&g| names(g)).collect();
+                format!(
+                    "would leave {} groups of {size} with both colours ({}); two such groups may not be the same size",
+                    if gs.len() == 2 { "two".to_string() } else { gs.len().to_string() },
+                    listed.join(" and ")
+                )
+            }
+        };
+        RulesError::illegal_move(format!("{text}: {msg}")).with_cell(cell_name(mv.to))
+    }
+}
+
+pub(super) fn legal_moves(g: &Scala, pos: &Position, out: &mut Vec<Move>) {
+    if g.decided(pos).is_none() {
+        g.generate(pos, out, false);
+    }
+}
+
+pub(super) fn parse_move(g: &Scala, pos: &Position, text: &str) -> Result<Move, RulesError> {
+    let text = text.trim();
+    if let Outcome::Won(w) = g.outcome(pos) {
+        return Err(RulesError::game_over(format!("{text}: the game is over: {} won", PLAYER_NAMES[w[0] as usize])));
+    }
+    let word_err = |what: String| RulesError::illegal_move(format!("{text}: {what}"));
+    let parts: Vec<&str> = text.split('-').map(str::trim).collect();
+    if parts.len() < 2 {
+        return Err(word_err("a move is written from-to (e.g. h8-h9) or as a jump path (e.g. i8-k6-i4-g4)".into()));
+    }
+    if parts.len() > 2 * CELLS {
+        return Err(word_err(format!("a jump path of {} cells is too long", parts.len())));
+    }
+    let mut cells = Vec::with_capacity(parts.len());
+    for p in &parts {
+        let c = parse_cell(p).ok_or_else(|| {
+            word_err(format!("`{p}` is not a cell of the board (files a..k, ranks 1..14, no e7-g8)"))
+                .with_cell(p.to_string())
+        })?;
+        cells.push(c);
+    }
+    let me = pos.to_move;
+    let from = cells[0];
+    if pos.stones[me as usize] & bit(from) == 0 {
+        let fname = cell_name(from);
+        let what = if pos.stones[other(me) as usize] & bit(from) != 0 {
+            format!(
+                "{fname} holds a {} stone; {} is to move",
+                PLAYER_NAMES[other(me) as usize],
+                PLAYER_NAMES[me as usize]
+            )
+        } else {
+            format!("there is no stone on {fname}")
+        };
+        return Err(word_err(what).with_cell(fname));
+    }
+    g.check_reach(pos, text, &cells)?;
+    let mv = Move { from, to: *cells.last().expect("two cells at least") };
+    if let Verdict::Illegal(b) = g.verdict(pos, mv) {
+        return Err(g.explain_breach(pos, text, mv, b));
+    }
+    Ok(mv)
+}
+
+pub(super) fn move_notation(mv: Move) -> String {
+    let mut text = String::with_capacity(7);
+    board::push_cell_name(&mut text, mv.from);
+    text.push('-');
+    board::push_cell_name(&mut text, mv.to);
+    text
+}
+
+pub(super) fn move_details(g: &Scala, pos: &Position, mv: Move) -> MoveDetails {
+    let me = pos.to_move as usize;
+    let mut d = MoveDetails::between(MoveKind::Step, mv.from, mv.to);
+    if NEIGHBORS[mv.from as usize] & bit(mv.to) == 0 {
+        d.kind = MoveKind::Jump;
+        if let Some(path) = jump_path(pos.occupied(), mv.from, mv.to, bit(FIRST_CELL[me])) {
+            d.path = path;
+        }
+    }
+    let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
+    if let Verdict::Keep(keep) = g.judge(after, mv.to) {
+        d.captured = Bits((after[0] | after[1]) & !keep).collect();
+    }
+    d
+}
+
+pub(super) fn play(g: &Scala, pos: &mut Position, mv: Move) {
+    let me = pos.to_move;
+    let after = Scala::moved(pos.stones, me, mv.from, mv.to);
+    match g.judge(after, mv.to) {
+        Verdict::Keep(keep) => pos.stones = [after[0] & keep, after[1] & keep],
+        Verdict::MoverLoses { .. } => {
+            pos.stones = after;
+            pos.loser = Some(me);
+        }
+        // Not a legal move: made as asked, nothing removed.
+        Verdict::Illegal(_) => pos.stones = after,
+    }
+    pos.to_move = other(me);
+}
+
+/// A jump's every route (the shortest, which `move_details` shows,
+/// first); a step's one.
+pub(super) fn routes(g: &Scala, pos: &Position, mv: Move) -> Vec<Vec<u8>> {
+    if NEIGHBORS[mv.from as usize] & bit(mv.to) != 0 {
+        return vec![vec![mv.from, mv.to]];
+    }
+    let forbidden = bit(FIRST_CELL[pos.to_move as usize]);
+    let mut routes = jump_routes(pos.occupied(), mv.from, mv.to, forbidden, 64);
+    let shown = g.move_details(pos, mv).path;
+    routes.retain(|r| *r != shown);
+    routes.insert(0, shown);
+    routes
+}

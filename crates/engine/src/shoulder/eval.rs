@@ -1,0 +1,255 @@
+//! Shoulder to Shoulder outcome and evaluation: connection, groups and
+//! penalties, the match standing and the next game of a match, and the
+//! search's value and heuristic.
+
+use super::{Position, ShoulderToShoulder};
+use crate::bits::{bit, components, flood, Bits};
+use crate::error::RulesError;
+use crate::game::{Evaluation, MatchStanding, Outcome, Player, PlayerMeasures};
+
+impl ShoulderToShoulder {
+    /// Whether `set` is one edge-connected group (an empty set is not).
+    pub fn connected(&self, set: u128) -> bool {
+        set != 0 && flood(set & set.wrapping_neg(), set, self.board.neighbors) == set
+    }
+
+    /// The seat that has connected, if any (positions hold at most one).
+    pub fn winner(&self, pos: &Position) -> Option<Player> {
+        (0..self.seats()).find(|&p| self.connected(pos.pieces[p as usize]))
+    }
+
+    /// The groups of `set`, as masks in order of their lowest cell.
+    pub fn groups(&self, set: u128) -> Vec<u128> {
+        components(set, self.board.neighbors)
+    }
+
+    /// Whether one legal move of seat `p` (as if it were its turn, the
+    /// game going on) would join all its pieces into one group. False for
+    /// a seat that has already connected.
+    pub fn one_move_from_connecting(&self, pos: &Position, p: Player) -> bool {
+        let mine = pos.pieces[p as usize];
+        if mine == 0 || self.connected(mine) {
+            return false;
+        }
+        let nb = self.board.neighbors;
+        'from: for from in Bits(mine) {
+            let rest = mine & !bit(from);
+            // The moved piece must touch every group of the others; one cell
+            // touches at most three separate groups.
+            let mut need = self.board.all();
+            let mut left = rest;
+            let mut count = 0;
+            while left != 0 {
+                count += 1;
+                if count > 3 {
+                    continue 'from;
+                }
+                let g = flood(left & left.wrapping_neg(), rest, nb);
+                left &= !g;
+                need &= Bits(g).fold(0u128, |m, c| m | nb[c as usize]);
+            }
+            if need == 0 {
+                continue;
+            }
+            let (s, q) = self.destinations(pos, p, from);
+            if (s | q) & need != 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// How far apart the groups are: the total gap (empty cells between
+    /// their nearest cells) a minimum spanning tree over the groups bridges.
+    pub fn spread(&self, groups: &[u128]) -> u32 {
+        let qr = self.board.qr;
+        let n = groups.len();
+        if n <= 1 {
+            return 0;
+        }
+        let gap = |a: u128, b: u128| {
+            let mut best = u32::MAX;
+            for x in Bits(a) {
+                let (q1, r1) = qr[x as usize];
+                for y in Bits(b) {
+                    let (q2, r2) = qr[y as usize];
+                    let (dq, dr) = (q1 - q2, r1 - r2);
+                    best = best.min(((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u32);
+                }
+            }
+            best.saturating_sub(1)
+        };
+        // Prim's algorithm over at most a dozen groups.
+        let mut dist: Vec<u32> = groups.iter().map(|&g| gap(groups[0], g)).collect();
+        let mut done = vec![false; n];
+        done[0] = true;
+        let mut total = 0;
+        for _ in 1..n {
+            let Some(j) = (0..n).filter(|&j| !done[j]).min_by_key(|&j| dist[j]) else { break };
+            total += dist[j];
+            done[j] = true;
+            for k in 0..n {
+                if !done[k] {
+                    dist[k] = dist[k].min(gap(groups[j], groups[k]));
+                }
+            }
+        }
+        total
+    }
+
+    /// The penalty seat `p` scores if the game ends as it stands: 0 for the
+    /// winner, else one per group, but 1 when one move from connecting.
+    pub fn penalty(&self, pos: &Position, p: Player) -> u32 {
+        self.measure(pos, p, self.winner(pos)).1
+    }
+
+    /// (groups, penalty, one move from connecting) of seat `p`.
+    fn measure(&self, pos: &Position, p: Player, winner: Option<Player>) -> (Vec<u128>, u32, bool) {
+        let groups = self.groups(pos.pieces[p as usize]);
+        let one_move = self.one_move_from_connecting(pos, p);
+        let penalty = if winner == Some(p) {
+            0
+        } else if one_move {
+            1
+        } else {
+            groups.len() as u32
+        };
+        (groups, penalty, one_move)
+    }
+}
+
+pub(super) fn outcome(g: &ShoulderToShoulder, pos: &Position) -> Outcome {
+    if let Some(w) = g.winner(pos) {
+        return Outcome::Won(vec![w]);
+    }
+    if (0..g.seats()).any(|p| g.has_move(pos, p)) {
+        Outcome::Ongoing
+    } else {
+        Outcome::Drawn
+    }
+}
+
+pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position) -> Evaluation {
+    let winner = g.winner(pos);
+    let outcome = outcome(g, pos);
+    let over = outcome.is_over();
+    let mut totals = Vec::new();
+    let players = (0..g.seats())
+        .map(|p| {
+            let (groups, penalty, one_move) = g.measure(pos, p, winner);
+            let total = pos.penalties[p as usize].saturating_add(if over { penalty } else { 0 });
+            totals.push(total);
+            PlayerMeasures {
+                player: p,
+                groups: groups.into_iter().map(|g| Bits(g).collect()).collect(),
+                pieces: Some(pos.pieces[p as usize].count_ones()),
+                penalty: Some(penalty),
+                one_move_from_connecting: Some(one_move),
+                match_penalty: Some(total),
+                ..Default::default()
+            }
+        })
+        .collect();
+    let finished = over && pos.game >= pos.games;
+    let winners = if finished {
+        let best = totals.iter().copied().min().unwrap_or(0);
+        (0..g.seats()).filter(|&p| totals[p as usize] == best).collect()
+    } else {
+        vec![]
+    };
+    let mut e = Evaluation::from_outcome(&outcome, players);
+    e.match_standing = Some(MatchStanding {
+        game_number: pos.game as u32,
+        games_in_match: pos.games as u32,
+        totals,
+        finished,
+        winners,
+    });
+    e
+}
+
+pub(super) fn result_reason(g: &ShoulderToShoulder, pos: &Position) -> Option<&'static str> {
+    if g.winner(pos).is_some() {
+        return Some("connected");
+    }
+    outcome(g, pos).is_over().then_some("no_move")
+}
+
+pub(super) fn match_standing(g: &ShoulderToShoulder, pos: &Position) -> Option<MatchStanding> {
+    if outcome(g, pos).is_over() {
+        return evaluate(g, pos).match_standing;
+    }
+    Some(MatchStanding {
+        game_number: pos.game as u32,
+        games_in_match: pos.games as u32,
+        totals: (0..g.seats()).map(|p| pos.penalties[p as usize]).collect(),
+        finished: false,
+        winners: vec![],
+    })
+}
+
+/// Starts the next game of the match from the last position of a game:
+/// the start set-up, the next starter (red, green, blue in turn), and
+/// this game's penalties added to the match's. Refuses once the match's
+/// last game has been reached. Whether the game is over is the caller's
+/// judgement: [`crate::Bounded`] (the service) allows it only when the
+/// game is over by the rules or cut off by `max_plies`; a game that is
+/// still going is scored as it stands, as `evaluate`'s `penalty` shows.
+pub(super) fn next_game(g: &ShoulderToShoulder, finished: &Position) -> Result<Position, RulesError> {
+    if finished.game >= finished.games {
+        return Err(RulesError::game_over(format!(
+            "the match is over: game {} of {} was its last",
+            finished.game, finished.games
+        ))
+        .with_field("game"));
+    }
+    let winner = g.winner(finished);
+    let mut penalties = finished.penalties;
+    for p in 0..g.seats() {
+        let add = g.measure(finished, p, winner).1;
+        penalties[p as usize] = penalties[p as usize].saturating_add(add);
+    }
+    Ok(g.start_of_game(finished.game + 1, finished.games, penalties))
+}
+
+/// For search: how far each player is from connecting — pieces outside
+/// its largest group (each must move at least once), its groups, and the
+/// gaps between them (so that bringing a far piece nearer counts before
+/// it joins) — against the average opponent.
+pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
+    if let Some(w) = g.winner(pos) {
+        return if w == player { 1.0 } else { -1.0 };
+    }
+    let nb = g.board.neighbors;
+    let score = |p: Player| {
+        let s = pos.pieces[p as usize];
+        let groups = g.groups(s);
+        let largest = groups.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+        let outside = (s.count_ones() - largest) as f64;
+        let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
+        -outside - 0.5 * groups.len() as f64 - 0.1 * g.spread(&groups) as f64 + touching as f64 / 24.0
+    };
+    let others: Vec<f64> = (0..g.seats()).filter(|&p| p != player).map(score).collect();
+    let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
+    ((score(player) - avg) / 10.0).clamp(-0.95, 0.95)
+}
+
+pub(super) fn heuristic(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
+    match outcome(g, pos) {
+        Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },
+        Outcome::Drawn => return 0.0,
+        Outcome::Ongoing => {}
+    }
+    // Fewer groups and more touching pairs are better; compare with the
+    // average opponent.
+    let nb = g.board.neighbors;
+    let score = |p: Player| {
+        let s = pos.pieces[p as usize];
+        let groups = g.groups(s).len() as f64;
+        let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
+        -groups + touching as f64 / 12.0
+    };
+    let others: Vec<f64> = (0..g.seats()).filter(|&p| p != player).map(score).collect();
+    let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
+    ((score(player) - avg) / 10.0).clamp(-0.95, 0.95)
+}

@@ -1,0 +1,198 @@
+//! Shoulder to Shoulder moves: straight moves and squeezes from a cell,
+//! generation (with the pass), play, and the move text (parsing with errors
+//! that name the cell, notation, details).
+
+use super::board::{self, BLUE, COLOURS, SQUEEZE};
+use super::{Move, Position, ShoulderToShoulder, Variant};
+use crate::bits::{bit, Bits};
+use crate::error::RulesError;
+use crate::game::{MoveDetails, MoveKind, Player};
+use crate::notation::joined;
+
+impl ShoulderToShoulder {
+    /// Straight-move and squeeze destinations of the piece on `from`, moved
+    /// by seat `p`, as two masks (they never overlap: a squeeze target is
+    /// not on a straight line).
+    #[inline]
+    pub fn destinations(&self, pos: &Position, p: Player, from: u8) -> (u128, u128) {
+        let b = self.board;
+        let occ = pos.occupied();
+        let blockers = occ | self.closed;
+        let mut straight = 0u128;
+        for d in 0..6 {
+            straight |= b.reach(d, from, blockers);
+        }
+        straight &= !self.no_landing[p as usize];
+        let squeeze = if b.colour[from as usize] == p { b.squeeze_mask[from as usize] & !occ } else { 0 };
+        (straight, squeeze)
+    }
+
+    /// Whether seat `p` has a move (other than passing).
+    pub fn has_move(&self, pos: &Position, p: Player) -> bool {
+        Bits(pos.pieces[p as usize]).any(|from| {
+            let (s, q) = self.destinations(pos, p, from);
+            s | q != 0
+        })
+    }
+
+    /// Why `from-to` is not a legal move for the player to move.
+    pub(super) fn explain(&self, pos: &Position, text: &str, from: u8, to: u8) -> RulesError {
+        let b = self.board;
+        let me = pos.to_move;
+        let (f, t) = (self.name(from), self.name(to));
+        let err = |msg: String, cell: &str| RulesError::illegal_move(format!("{text}: {msg}")).with_cell(cell);
+        let mine = COLOURS[me as usize];
+        if pos.pieces[me as usize] & bit(from) == 0 {
+            let msg = match (0..3).find(|&k| pos.pieces[k] & bit(from) != 0) {
+                None => format!("there is no piece on {f}"),
+                Some(k) if k == BLUE as usize && self.variant == Variant::TwoPlayer => {
+                    format!("{f} holds a blue blocker, and blockers never move in the two-player game")
+                }
+                Some(k) => format!("{f} holds a {} piece, and it is {mine}'s turn", COLOURS[k]),
+            };
+            return err(msg, f);
+        }
+        if from == to {
+            return err("a piece must move to another cell".into(), t);
+        }
+        if pos.occupied() & bit(to) != 0 {
+            return err(format!("{t} is occupied"), t);
+        }
+        let home_of = |c: u8| (0..3).find(|&k| b.home[k] == c).map(|k| COLOURS[k]);
+        if let Some(d) = b.line(from, to) {
+            let between = b.between(d, from, to);
+            // The first obstacle from `from` onwards.
+            let stops = between & (pos.occupied() | self.closed);
+            if stops != 0 {
+                let x = if board::rising(d) { stops.trailing_zeros() } else { 127 - stops.leading_zeros() } as u8;
+                let xn = self.name(x);
+                return if pos.occupied() & bit(x) != 0 {
+                    err(format!("{xn} is occupied, and a straight move cannot pass over a piece"), xn)
+                } else {
+                    err(format!("{xn} is blue's home, and in the two-player game nobody may pass over it"), xn)
+                };
+            }
+            if self.closed & bit(to) != 0 {
+                return err(format!("{t} is blue's home, and in the two-player game nobody may end on it"), t);
+            }
+            if self.no_landing[me as usize] & bit(to) != 0 {
+                let owner = home_of(to).unwrap_or("an opponent");
+                return err(format!("{t} is {owner}'s home: only {owner} may end a move there"), t);
+            }
+        } else if let Some(k) = self.corner(from, to) {
+            let from_colour = COLOURS[b.colour[from as usize] as usize];
+            if b.colour[from as usize] != me {
+                return err(format!("a squeeze starts only from a {mine} cell, and {f} is {from_colour}"), f);
+            }
+            if b.squeeze[from as usize][k].is_none() {
+                let to_colour = COLOURS[b.colour[to as usize] as usize];
+                return err(format!("a squeeze ends on a {mine} cell, and {t} is {to_colour}"), t);
+            }
+        } else {
+            return err(format!("{t} is neither on a straight line from {f} nor one squeeze from it"), t);
+        }
+        err("this move is not legal here".into(), t)
+    }
+
+    /// The squeeze direction whose corner offset leads from `from` to `to`,
+    /// whatever the colours.
+    pub(super) fn corner(&self, from: u8, to: u8) -> Option<usize> {
+        let (q, r) = self.board.qr[from as usize];
+        let (tq, tr) = self.board.qr[to as usize];
+        SQUEEZE.iter().position(|&(dq, dr, _)| (q + dq, r + dr) == (tq, tr))
+    }
+}
+
+pub(super) fn legal_moves(g: &ShoulderToShoulder, pos: &Position, out: &mut Vec<Move>) {
+    if g.winner(pos).is_some() {
+        return;
+    }
+    let me = pos.to_move;
+    let before = out.len();
+    for from in Bits(pos.pieces[me as usize]) {
+        let (s, q) = g.destinations(pos, me, from);
+        out.extend(Bits(s).map(|to| Move::Straight { from, to }));
+        out.extend(Bits(q).map(|to| Move::Squeeze { from, to }));
+    }
+    if out.len() == before && (0..g.seats()).any(|p| p != me && g.has_move(pos, p)) {
+        out.push(Move::Pass);
+    }
+}
+
+pub(super) fn parse_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> Result<Move, RulesError> {
+    let text = text.trim();
+    if let Some(w) = g.winner(pos) {
+        return Err(RulesError::game_over(format!("{text}: the game is over: {} has connected", COLOURS[w as usize])));
+    }
+    let me = pos.to_move;
+    let can_move = |p: Player| g.has_move(pos, p);
+    if !(0..g.seats()).any(can_move) {
+        return Err(RulesError::game_over(format!("{text}: the game is over: nobody can move")));
+    }
+    if text == "pass" {
+        return if can_move(me) {
+            Err(RulesError::illegal_move(format!(
+                "pass: {} has a move, and only a player without one passes",
+                COLOURS[me as usize]
+            )))
+        } else {
+            Ok(Move::Pass)
+        };
+    }
+    let word = |msg: String| RulesError::illegal_move(format!("{text}: {msg}"));
+    let Some((f, t)) = text.split_once('-') else {
+        return Err(word("a move is written from-to (e.g. b1-e1), or `pass` when there is none".into()));
+    };
+    let cell = |s: &str| {
+        let s = s.trim();
+        g.board.cell(s).ok_or_else(|| word(format!("`{s}` is not a cell of this board")).with_cell(s))
+    };
+    let (from, to) = (cell(f)?, cell(t)?);
+    if pos.pieces[me as usize] & bit(from) != 0 {
+        let (s, q) = g.destinations(pos, me, from);
+        if s & bit(to) != 0 {
+            return Ok(Move::Straight { from, to });
+        }
+        if q & bit(to) != 0 {
+            return Ok(Move::Squeeze { from, to });
+        }
+    }
+    Err(g.explain(pos, text, from, to))
+}
+
+pub(super) fn move_notation(g: &ShoulderToShoulder, _pos: &Position, mv: Move) -> String {
+    match mv {
+        Move::Straight { from, to } | Move::Squeeze { from, to } => joined(g.name(from), "-", g.name(to)),
+        Move::Pass => "pass".into(),
+    }
+}
+
+pub(super) fn move_details(g: &ShoulderToShoulder, _pos: &Position, mv: Move) -> MoveDetails {
+    match mv {
+        Move::Straight { from, to } => {
+            let mut d = MoveDetails::between(MoveKind::Straight, from, to);
+            if let Some(dir) = g.board.line(from, to) {
+                // the cells on the line between the two ends
+                let mut c = from;
+                while let Some(n) = g.board.step[c as usize][dir] {
+                    if n == to {
+                        break;
+                    }
+                    d.passed.push(n);
+                    c = n;
+                }
+            }
+            d
+        }
+        Move::Squeeze { from, to } => MoveDetails::between(MoveKind::Squeeze, from, to),
+        Move::Pass => MoveDetails::action(MoveKind::Pass),
+    }
+}
+
+pub(super) fn play(g: &ShoulderToShoulder, pos: &mut Position, mv: Move) {
+    if let Move::Straight { from, to } | Move::Squeeze { from, to } = mv {
+        let me = pos.to_move as usize;
+        pos.pieces[me] = pos.pieces[me] & !bit(from) | bit(to);
+    }
+    pos.to_move = (pos.to_move + 1) % g.seats();
+}

@@ -1,0 +1,177 @@
+//! Shoulder to Shoulder position text: reading a record (every error
+//! names its key and cell) and writing one, and the pieces on the board.
+
+use super::board::{BLUE, COLOURS};
+use super::{Position, ShoulderToShoulder, Variant, KEYS, MAX_GAMES};
+use crate::bits::{bit, Bits};
+use crate::error::RulesError;
+use crate::game::{Owner, PieceAt, Player};
+use crate::notation::{format_cells, parse_cells, split_list, Record};
+
+impl ShoulderToShoulder {
+    /// The seat that starts game `game` of a match: red, green, blue, red...
+    pub fn starter(&self, game: u8) -> Player {
+        (game.saturating_sub(1)) % self.seats()
+    }
+
+    /// The start position of game `game` of a match of `games`.
+    pub fn start_of_game(&self, game: u8, games: u8, penalties: [u32; 3]) -> Position {
+        let b = self.board;
+        let pieces = match self.variant {
+            Variant::ThreePlayer => b.start3,
+            Variant::TwoPlayer => [b.start2[0], b.start2[1], b.blockers],
+        };
+        Position { pieces, to_move: self.starter(game), game, games, penalties }
+    }
+
+    pub(super) fn parse_seat(&self, key: &str, v: &str) -> Result<Player, RulesError> {
+        let names = &COLOURS[..self.seats() as usize];
+        match names.iter().position(|&n| n == v) {
+            Some(i) => Ok(i as Player),
+            None if v == "blue" => Err(RulesError::bad_position(
+                key,
+                format!("`{key}=blue`: blue is not a player in the two-player game (its pieces are blockers)"),
+            )),
+            None => Err(RulesError::bad_position(key, format!("`{key}={v}`: expected {}", names.join(", ")))),
+        }
+    }
+
+    pub(super) fn parse_penalties(&self, v: &str) -> Result<[u32; 3], RulesError> {
+        let mut out = [0u32; 3];
+        let mut seen = [false; 3];
+        for item in split_list(v) {
+            let bad = || {
+                RulesError::bad_position(
+                    "penalties",
+                    format!("`{item}` in `penalties`: expected colour:number, e.g. red:3"),
+                )
+            };
+            let (name, n) = item.split_once(':').ok_or_else(bad)?;
+            let p = self.parse_seat("penalties", name.trim())? as usize;
+            let n: u32 = n.trim().parse().map_err(|_| bad())?;
+            if std::mem::replace(&mut seen[p], true) {
+                return Err(RulesError::bad_position("penalties", format!("`penalties` gives {} twice", COLOURS[p])));
+            }
+            out[p] = n;
+        }
+        Ok(out)
+    }
+
+    pub(super) fn parse_games(r: &mut Record, key: &str, default: u8) -> Result<u8, RulesError> {
+        let n = r.take_u32(key, default as u32)?;
+        if !(1..=MAX_GAMES as u32).contains(&n) {
+            return Err(RulesError::bad_position(key, format!("`{key}={n}`: expected 1 to {MAX_GAMES}")));
+        }
+        Ok(n as u8)
+    }
+}
+
+pub(super) fn from_record(g: &ShoulderToShoulder, mut r: Record) -> Result<Position, RulesError> {
+    let b = g.board;
+    let seats = g.seats();
+    if let Some(v) = r.take("players") {
+        match v.as_str() {
+            "2" | "3" if v == seats.to_string() => {}
+            "2" | "3" => {
+                let other = if v == "2" { "two-player" } else { "three-player" };
+                return Err(RulesError::bad_position(
+                    "players",
+                    format!("`players={v}` is the {other} game, but this is the {} variant", g.variant.name()),
+                ));
+            }
+            _ => return Err(RulesError::bad_position("players", format!("`players={v}`: expected 2 or 3"))),
+        }
+    }
+    let to_move = g.parse_seat("to_move", &r.require("to_move")?)?;
+    let mut occupied = 0u128;
+    let mut pieces = [0u128; 3];
+    for k in 0..3 {
+        let key = COLOURS[k];
+        if let Some(v) = r.take(key) {
+            pieces[k] = parse_cells(key, &v, &mut occupied, |n| b.cell(n))?;
+        }
+        let n = pieces[k].count_ones();
+        if n > b.pieces {
+            let what = if k == BLUE as usize && seats == 2 { "blockers" } else { "pieces" };
+            return Err(RulesError::bad_position(key, format!("{key} has {n} {what}; the game has {}", b.pieces)));
+        }
+        if n == 0 && k < seats as usize {
+            return Err(RulesError::bad_position(key, format!("{key} has no pieces; every player needs at least one")));
+        }
+        for (h, &home) in b.home.iter().enumerate() {
+            if (h == k && !(seats == 2 && h == BLUE as usize)) || pieces[k] & bit(home) == 0 {
+                continue;
+            }
+            let hn = g.name(home);
+            let msg = if seats == 2 && h == BLUE as usize {
+                format!("{hn} is blue's home, which stays empty in the two-player game")
+            } else {
+                format!("{hn} is {}'s home: a {key} piece may not stand on it", COLOURS[h])
+            };
+            return Err(RulesError::bad_position(key, msg).with_cell(hn));
+        }
+    }
+    let games = ShoulderToShoulder::parse_games(&mut r, "games", g.default_games())?;
+    let game = ShoulderToShoulder::parse_games(&mut r, "game", 1)?;
+    if game > games {
+        return Err(RulesError::bad_position("game", format!("`game={game}` is beyond the match's {games} games")));
+    }
+    let penalties = match r.take("penalties") {
+        Some(v) => g.parse_penalties(&v)?,
+        None => [0; 3],
+    };
+    let most = (game as u32 - 1) * b.pieces;
+    if let Some(p) = (0..3).find(|&p| penalties[p] > most) {
+        return Err(RulesError::bad_position(
+            "penalties",
+            format!(
+                "{} has {} penalties, but {} finished game(s) give at most {most}",
+                COLOURS[p],
+                penalties[p],
+                game - 1
+            ),
+        ));
+    }
+    r.finish(&KEYS)?;
+    let pos = Position { pieces, to_move, game, games, penalties };
+    let connected: Vec<&str> =
+        (0..seats).filter(|&p| g.connected(pieces[p as usize])).map(|p| COLOURS[p as usize]).collect();
+    if connected.len() > 1 {
+        return Err(RulesError::bad_position(
+            connected[1],
+            format!("{} have all connected; a game ends at the first connection", connected.join(" and ")),
+        ));
+    }
+    Ok(pos)
+}
+
+pub(super) fn to_record(g: &ShoulderToShoulder, pos: &Position) -> Record {
+    let b = g.board;
+    let seats = g.seats() as usize;
+    let mut r = Record::new();
+    r.push("players", seats.to_string());
+    r.push("to_move", COLOURS[pos.to_move as usize]);
+    for (k, colour) in COLOURS.iter().enumerate() {
+        if k < seats || pos.pieces[k] != 0 {
+            r.push(colour, format_cells(pos.pieces[k], |c| b.name(c).to_string()));
+        }
+    }
+    r.push("game", pos.game.to_string());
+    r.push("games", pos.games.to_string());
+    let pen: Vec<String> = (0..seats).map(|k| format!("{}:{}", COLOURS[k], pos.penalties[k])).collect();
+    r.push("penalties", pen.join(","));
+    r
+}
+
+pub(super) fn pieces(g: &ShoulderToShoulder, pos: &Position) -> Vec<PieceAt> {
+    let two = g.variant == Variant::TwoPlayer;
+    let mut v: Vec<PieceAt> = (0..3u8)
+        .flat_map(|k| {
+            let (owner, kind) =
+                if two && k == BLUE { (Owner::Neutral, "blocker") } else { (Owner::Player(k), "piece") };
+            Bits(pos.pieces[k as usize]).map(move |cell| PieceAt { cell, owner, kind })
+        })
+        .collect();
+    v.sort_by_key(|p| p.cell);
+    v
+}

@@ -1,0 +1,170 @@
+//! The end of the game and how good a position is: outcome, result
+//! reasons, measures, the heuristic and the pre-game search value.
+
+use super::{mask_cells, other, Move, Phase, Position, Squeeze, BLACK, COLOURS, SETTER, STONES, WHITE, WIN};
+use crate::game::{Evaluation, Game, Outcome, Player, PlayerMeasures};
+
+pub(super) fn outcome(game: &Squeeze, pos: &Position) -> Outcome {
+    if pos.phase != Phase::Play {
+        return Outcome::Ongoing;
+    }
+    for p in [WHITE, BLACK] {
+        if pos.captured[p as usize] >= WIN {
+            return Outcome::Won(vec![p]);
+        }
+    }
+    let me = pos.to_move;
+    if pos.kings[me as usize] == 0 {
+        return Outcome::Won(vec![other(me)]);
+    }
+    if pos.kings[other(me) as usize] == 0 {
+        return Outcome::Won(vec![me]);
+    }
+    if !game.has_move(pos, me) {
+        return Outcome::Won(vec![other(me)]);
+    }
+    Outcome::Ongoing
+}
+
+pub(super) fn result_reason(game: &Squeeze, pos: &Position) -> Option<&'static str> {
+    if pos.phase != Phase::Play {
+        return None;
+    }
+    if pos.captured.iter().any(|&c| c >= WIN) {
+        return Some("ten_stones");
+    }
+    if pos.kings.contains(&0) {
+        return Some("no_kings");
+    }
+    (!game.has_move(pos, pos.to_move)).then_some("no_move")
+}
+
+/// Why the game is over, for messages (`None` while it goes on).
+pub(super) fn over_text(game: &Squeeze, pos: &Position) -> Option<String> {
+    match game.outcome(pos) {
+        Outcome::Won(w) => {
+            let p = w[0];
+            let why = if pos.captured[p as usize] >= WIN {
+                format!("{} has {} stones", COLOURS[p as usize], pos.captured[p as usize])
+            } else if pos.kings[other(p) as usize] == 0 {
+                format!("{} has no kings left", COLOURS[other(p) as usize])
+            } else {
+                format!("{} has no legal move", COLOURS[other(p) as usize])
+            };
+            Some(format!("{} won ({why})", COLOURS[p as usize]))
+        }
+        Outcome::Drawn => Some("it ended without a winner".into()),
+        Outcome::Ongoing => None,
+    }
+}
+
+pub(super) fn evaluate(game: &Squeeze, pos: &Position) -> Evaluation {
+    let players = [WHITE, BLACK]
+        .iter()
+        .map(|&p| {
+            let kings = pos.kings[p as usize].count_ones();
+            let captured = pos.captured[p as usize] as u32;
+            PlayerMeasures {
+                player: p,
+                pieces: Some(kings),
+                captured: Some(captured),
+                bait: Some(pos.bait_of(p) as u32),
+                kings: Some(kings),
+                distance_to_goal: Some((WIN as u32).saturating_sub(captured)),
+                ..Default::default()
+            }
+        })
+        .collect();
+    Evaluation::from_outcome(&game.outcome(pos), players)
+}
+
+pub(super) fn heuristic(game: &Squeeze, pos: &Position, player: Player) -> f64 {
+    match game.outcome(pos) {
+        Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },
+        Outcome::Drawn => return 0.0,
+        Outcome::Ongoing => {}
+    }
+    if pos.phase != Phase::Play {
+        return 0.0;
+    }
+    let p = player as usize;
+    let captured = pos.captured[p] as f64 - pos.captured[1 - p] as f64;
+    let kings = pos.kings[p].count_ones() as f64 - pos.kings[1 - p].count_ones() as f64;
+    let mobility = |c: Player| -> f64 {
+        mask_cells(pos.kings[c as usize]).map(|k| game.destinations(pos, c, k).count_ones()).sum::<u32>() as f64
+    };
+    let mob = (mobility(player) - mobility(other(player))) / 40.0;
+    (0.08 * captured + 0.25 * kings + 0.05 * mob.clamp(-1.0, 1.0)).clamp(-0.95, 0.95)
+}
+
+/// For search: the heuristic in play. In the pre-game (where the
+/// heuristic knows nothing) a set-up with every king and at least ten
+/// stones is judged as the pie rule would play out if it ended now: the
+/// chooser takes whichever of its
+/// three answers (white, black, the bait) is worst for the setter, the
+/// setter picks its colour after a taken bait, and each resulting start
+/// is judged after the first mover's best immediate move (so a set-up
+/// that hands the first mover a big capture looks as bad as it is).
+pub(super) fn search_value(game: &Squeeze, pos: &Position, player: Player) -> f64 {
+    if pos.phase == Phase::Play {
+        return game.heuristic(pos, player);
+    }
+    // Until every king stands and at least WIN stones are set (a
+    // smaller set-up loses to the bait, so the setter goes on), there is
+    // no start to judge yet.
+    let kings = game.id.kings() as u32;
+    let set = pos.stones.count_ones();
+    if pos.kings[0].count_ones() < kings || pos.kings[1].count_ones() < kings || set + (WIN as u32) <= STONES as u32 {
+        return 0.0;
+    }
+    let mut choice = *pos;
+    if pos.phase == Phase::Setup {
+        game.play(&mut choice, Move::Done);
+    }
+    let start = |from: &Position, mv: Move| {
+        let mut p = *from;
+        let setter = game.player_after(from, mv, SETTER);
+        game.play(&mut p, mv);
+        after_first_move(game, &p, setter)
+    };
+    let colour_phase = |from: &Position| start(from, Move::Pick(WHITE)).max(start(from, Move::Pick(BLACK)));
+    let for_setter = if choice.phase == Phase::Colour {
+        colour_phase(&choice)
+    } else {
+        let mut bait = choice;
+        game.play(&mut bait, Move::Bait);
+        start(&choice, Move::Pick(WHITE)).min(start(&choice, Move::Pick(BLACK))).min(colour_phase(&bait))
+    };
+    if player == SETTER {
+        for_setter
+    } else {
+        -for_setter
+    }
+}
+
+/// The heuristic for `me` after the player to move in `pos` (a play
+/// position) makes the move the heuristic likes best for it.
+fn after_first_move(game: &Squeeze, pos: &Position, me: Player) -> f64 {
+    if game.outcome(pos).is_over() {
+        return game.heuristic(pos, me);
+    }
+    let mover = pos.to_move;
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    let best = moves
+        .into_iter()
+        .map(|m| {
+            let mut p = *pos;
+            game.play(&mut p, m);
+            game.heuristic(&p, mover)
+        })
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best == f64::NEG_INFINITY {
+        return game.heuristic(pos, me);
+    }
+    if me == mover {
+        best
+    } else {
+        -best
+    }
+}

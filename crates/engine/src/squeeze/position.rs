@@ -1,0 +1,278 @@
+//! The position text both ways (`key=value; ...`, `docs/rules/squeeze.md`)
+//! and the pieces on the board.
+
+use super::{mask_cells, Phase, Position, Squeeze, BLACK, CHOOSER, COLOURS, KEYS, SEATS, SETTER, STONES, WHITE};
+use crate::error::RulesError;
+use crate::game::{Owner, PieceAt, Player};
+use crate::notation::{format_cells, parse_cells, parse_name, split_list, Record};
+
+pub(super) fn start() -> Position {
+    Position {
+        kings: [0, 0],
+        stones: 0,
+        captured: [0, 0],
+        bait: None,
+        phase: Phase::Setup,
+        to_move: SETTER,
+        setter: None,
+    }
+}
+
+/// Reads a position: the phase and who is to move, the pieces, then the
+/// keys of the pre-game or of play. Each step refuses what it reads wrong,
+/// naming the key (and the cell).
+pub(super) fn from_record(game: &Squeeze, mut r: Record) -> Result<Position, RulesError> {
+    let phase = read_phase(&mut r)?;
+    let to_move = read_to_move(&mut r, phase)?;
+    let (kings, stones) = read_pieces(game, &mut r)?;
+    let mut pos = Position { kings, stones, captured: [0, 0], bait: None, phase, to_move, setter: None };
+    if phase == Phase::Play {
+        read_play_keys(&mut r, &mut pos)?;
+    } else {
+        check_pregame(game, &r, &pos)?;
+    }
+    r.finish(&KEYS)?;
+    Ok(pos)
+}
+
+/// `phase`: absent means play.
+fn read_phase(r: &mut Record) -> Result<Phase, RulesError> {
+    match r.take("phase").as_deref() {
+        None | Some("play") => Ok(Phase::Play),
+        Some("setup") => Ok(Phase::Setup),
+        Some("choice") => Ok(Phase::Choice),
+        Some("colour") => Ok(Phase::Colour),
+        Some(v) => {
+            Err(RulesError::bad_position("phase", format!("`phase={v}`: expected setup, choice, colour or play")))
+        }
+    }
+}
+
+/// `to_move`: a colour in play, the seat the phase calls on in the pre-game.
+fn read_to_move(r: &mut Record, phase: Phase) -> Result<Player, RulesError> {
+    let tm = r.require("to_move")?;
+    if phase == Phase::Play {
+        if SEATS.contains(&tm.as_str()) {
+            return Err(RulesError::bad_position(
+                "to_move",
+                format!(
+                    "`to_move={tm}` names a pre-game seat; in play it names a colour (white or black), \
+                     or give phase=setup, choice or colour"
+                ),
+            ));
+        }
+        return parse_colour("to_move", &tm);
+    }
+    let seat = match phase {
+        Phase::Choice => CHOOSER,
+        _ => SETTER,
+    };
+    // The seat's own name, or the name of the player index that
+    // stands for it (setter = 0 = white, chooser = 1 = black), which
+    // is how a client that names players by index spells it.
+    if tm != SEATS[seat as usize] && tm != COLOURS[seat as usize] {
+        return Err(RulesError::bad_position(
+            "to_move",
+            format!(
+                "`to_move={tm}`: in the {} phase the {} is to move (to_move={})",
+                phase.name(),
+                SEATS[seat as usize],
+                SEATS[seat as usize]
+            ),
+        ));
+    }
+    Ok(seat)
+}
+
+/// `white`, `black` (kings, at most the game's count each) and
+/// `stones` (at most [`STONES`], on inner cells), no cell twice.
+fn read_pieces(game: &Squeeze, r: &mut Record) -> Result<([u64; 2], u64), RulesError> {
+    let g = game.geo;
+    let mut occupied = 0u128;
+    let mut kings = [0u64; 2];
+    let k = game.id.kings();
+    let index = |s: &str| g.parse(s);
+    for colour in [WHITE, BLACK] {
+        let key = COLOURS[colour as usize];
+        if let Some(v) = r.take(key) {
+            kings[colour as usize] = parse_cells(key, &v, &mut occupied, index)? as u64;
+            let n = kings[colour as usize].count_ones();
+            if n > k as u32 {
+                return Err(RulesError::bad_position(key, format!("`{key}` lists {n} kings; each colour has {k}")));
+            }
+        }
+    }
+    let stones = match r.take("stones") {
+        Some(v) => parse_cells("stones", &v, &mut occupied, index)? as u64,
+        None => 0,
+    };
+    let n = stones.count_ones();
+    if n > STONES as u32 {
+        return Err(RulesError::bad_position("stones", format!("`stones` lists {n} stones; the game has {STONES}")));
+    }
+    if let Some(c) = mask_cells(stones & g.edge).next() {
+        let name = g.name(c);
+        return Err(RulesError::bad_position(
+            "stones",
+            format!("stones stand on inner cells ({}); {name} is an edge cell", g.inner_text()),
+        )
+        .with_cell(name));
+    }
+    Ok((kings, stones))
+}
+
+/// The pre-game: no play keys, kings on edge cells (all of them once the
+/// set-up is over), stones only after every king.
+fn check_pregame(game: &Squeeze, r: &Record, pos: &Position) -> Result<(), RulesError> {
+    let g = game.geo;
+    let (phase, kings, k) = (pos.phase, pos.kings, game.id.kings());
+    for key in ["captured", "bait", "setter"] {
+        if r.get(key).is_some() {
+            return Err(RulesError::bad_position(
+                key,
+                format!(
+                    "`{key}` belongs to the play phase; in the {} phase the bait is the stones not on \
+                     the board and colours are not chosen yet",
+                    phase.name()
+                ),
+            ));
+        }
+    }
+    for colour in [WHITE, BLACK] {
+        let key = COLOURS[colour as usize];
+        if let Some(c) = mask_cells(kings[colour as usize] & g.inner).next() {
+            let name = g.name(c);
+            return Err(RulesError::bad_position(
+                key,
+                format!("kings go on edge cells ({}); {name} is an inner cell", g.edge_text()),
+            )
+            .with_cell(name));
+        }
+        let n = kings[colour as usize].count_ones();
+        if phase != Phase::Setup && n != k as u32 {
+            return Err(RulesError::bad_position(
+                key,
+                format!("after the set-up each colour has {k} kings; `{key}` lists {n}"),
+            ));
+        }
+    }
+    let placed = (kings[0].count_ones() + kings[1].count_ones()) as u8;
+    if pos.stones != 0 && placed < game.kings_total() {
+        return Err(RulesError::bad_position(
+            "stones",
+            format!("stones are placed after all {} kings; {placed} kings are on the board", game.kings_total()),
+        ));
+    }
+    Ok(())
+}
+
+/// Play: `captured` (no more stones than the game has), `bait` (within
+/// the holder's captured count), `setter`, and at least one king.
+fn read_play_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> {
+    if let Some(v) = r.take("captured") {
+        let mut seen = [false; 2];
+        for item in split_list(&v) {
+            let (colour, n) = parse_count("captured", item)?;
+            if seen[colour as usize] {
+                return Err(RulesError::bad_position(
+                    "captured",
+                    format!("`captured` gives {} twice", COLOURS[colour as usize]),
+                ));
+            }
+            seen[colour as usize] = true;
+            pos.captured[colour as usize] = n;
+        }
+    }
+    let n = pos.stones.count_ones();
+    let total = n + pos.captured[0] as u32 + pos.captured[1] as u32;
+    if total > STONES as u32 {
+        return Err(RulesError::bad_position(
+            "captured",
+            format!(
+                "{n} stones on the board plus {} and {} captured make {total}; the game has {STONES}",
+                pos.captured[0], pos.captured[1]
+            ),
+        ));
+    }
+    if let Some(v) = r.take("bait") {
+        if v != "none" {
+            let (holder, b) = parse_count("bait", &v)?;
+            if b > pos.captured[holder as usize] {
+                return Err(RulesError::bad_position(
+                    "bait",
+                    format!(
+                        "`bait={v}` but {} has captured {}: the captured counts include the bait held",
+                        COLOURS[holder as usize], pos.captured[holder as usize]
+                    ),
+                ));
+            }
+            if b > 0 {
+                pos.bait = Some((holder, b));
+            }
+        }
+    }
+    if let Some(v) = r.take("setter") {
+        if v != "none" {
+            pos.setter = Some(parse_colour("setter", &v)?);
+        }
+    }
+    if pos.kings[0] == 0 && pos.kings[1] == 0 {
+        return Err(RulesError::bad_position("white", "neither colour has a king on the board"));
+    }
+    Ok(())
+}
+
+pub(super) fn to_record(game: &Squeeze, pos: &Position) -> Record {
+    let g = game.geo;
+    let name = |c: u8| g.name(c).to_string();
+    let mut r = Record::new();
+    if pos.phase == Phase::Play {
+        r.push("to_move", COLOURS[pos.to_move as usize]);
+    } else {
+        r.push("to_move", SEATS[pos.to_move as usize]);
+    }
+    r.push("white", format_cells(pos.kings[0] as u128, name));
+    r.push("black", format_cells(pos.kings[1] as u128, name));
+    r.push("stones", format_cells(pos.stones as u128, name));
+    if pos.phase == Phase::Play {
+        r.push("captured", format!("white:{},black:{}", pos.captured[0], pos.captured[1]));
+        if let Some((p, n)) = pos.bait {
+            r.push("bait", format!("{}:{n}", COLOURS[p as usize]));
+        }
+    } else {
+        r.push("phase", pos.phase.name());
+    }
+    if let Some(s) = pos.setter {
+        r.push("setter", COLOURS[s as usize]);
+    }
+    r
+}
+
+pub(super) fn pieces(pos: &Position) -> Vec<PieceAt> {
+    let mut v = Vec::new();
+    for colour in [WHITE, BLACK] {
+        v.extend(mask_cells(pos.kings[colour as usize]).map(|cell| PieceAt {
+            cell,
+            owner: Owner::Player(colour),
+            kind: "king",
+        }));
+    }
+    v.extend(mask_cells(pos.stones).map(|cell| PieceAt { cell, owner: Owner::Neutral, kind: "stone" }));
+    v.sort_by_key(|p| p.cell);
+    v
+}
+
+fn parse_colour(key: &str, v: &str) -> Result<Player, RulesError> {
+    parse_name(key, v, &COLOURS).map(|i| i as Player)
+}
+
+fn parse_count(key: &str, item: &str) -> Result<(Player, u8), RulesError> {
+    let Some((c, n)) = item.split_once(':') else {
+        return Err(RulesError::bad_position(key, format!("`{item}` in `{key}`: expected colour:count, e.g. black:3")));
+    };
+    let colour = parse_colour(key, c.trim())?;
+    let n: u8 = n.trim().parse().ok().filter(|&n| n <= STONES).ok_or_else(|| {
+        RulesError::bad_position(key, format!("`{item}` in `{key}`: expected a count from 0 to {STONES}"))
+    })?;
+    Ok((colour, n))
+}

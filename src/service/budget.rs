@@ -1,0 +1,148 @@
+//! Search budgets: what a SuggestMove, AnalyzeStream or AnalyzeGame may
+//! spend. The request's budget or level, clamped by the server's limits
+//! (time, iterations, tree nodes), fitted inside the request timeout and the
+//! caller's deadline less a margin for the answer's trip; the caller's
+//! deadline read from `grpc-timeout`; and the stop flag a dropped call
+//! raises.
+
+use super::RulesService;
+use crate::errors;
+use crate::pb;
+use parlour_engine::front::SuggestBudget;
+use parlour_engine::search::Level;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tonic::{Request, Status};
+
+impl RulesService {
+    /// The longest a search may think from the call's arrival: the request
+    /// timeout and the caller's deadline, each less the time kept back for
+    /// the answer's trip (see [`margin`]).
+    pub(super) fn deadline_cap(&self, caller_deadline: Option<Duration>) -> Option<Duration> {
+        [caller_deadline, self.request_timeout].into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
+    }
+
+    /// The engine budget of a search: the request's budget, then its level,
+    /// then `default_time`; capped by the server's limits, the request
+    /// timeout and the caller's deadline (less a margin for the answer's
+    /// trip: [`margin`]).
+    pub(super) fn search_budget(
+        &self,
+        budget: Option<pb::SearchBudget>,
+        level: &str,
+        default_time: Duration,
+        caller_deadline: Option<Duration>,
+        stop: Arc<AtomicBool>,
+    ) -> Result<SuggestBudget, Status> {
+        let budget = budget.unwrap_or_default();
+        let level = match level.trim() {
+            "" => None,
+            name => Some(Level::named(name).ok_or_else(|| {
+                errors::bad_argument("level", format!("unknown level `{name}`; levels: {}", Level::names()))
+            })?),
+        };
+        let asked =
+            if budget.max_iterations == 0 { level.map_or(0, |l| l.max_iterations) } else { budget.max_iterations };
+        let mut time = match budget.time_limit {
+            Some(d) if d.seconds < 0 || d.nanos < 0 => {
+                return Err(errors::bad_argument("budget.time_limit", "the time limit must not be negative"))
+            }
+            Some(d) => Duration::new(d.seconds as u64, d.nanos as u32),
+            None => match level.and_then(|l| l.time_limit) {
+                Some(t) => t,
+                // Iterations alone bound the search (so that its answer is
+                // the same on any machine); only the server's cap applies.
+                None if asked > 0 => self.limits.max_search_time,
+                None => default_time,
+            },
+        };
+        time = time.min(self.limits.max_search_time);
+        if let Some(cap) = self.deadline_cap(caller_deadline) {
+            time = time.min(cap);
+        }
+        let max_iterations =
+            if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
+        Ok(SuggestBudget {
+            seed: budget.seed,
+            max_iterations,
+            time_limit: Some(time),
+            max_nodes: self.limits.max_search_nodes,
+            player: level.map(|l| l.strategy()).unwrap_or_default(),
+            stop: Some(stop),
+        })
+    }
+}
+
+/// The time a search keeps back from a deadline `d` for the answer's trip:
+/// a tenth of it, at least [`crate::config::DEADLINE_MARGIN_FLOOR`] but never
+/// more than half of it (so a 10 ms deadline still leaves 5 ms to think,
+/// and the search makes at least one iteration whatever is left).
+pub(super) fn margin(d: Duration) -> Duration {
+    (d / 10).max(crate::config::DEADLINE_MARGIN_FLOOR.min(d / 2))
+}
+
+/// Raises a search's stop flag when dropped: held by the RPC future (or the
+/// response stream), so a cancelled call stops its search at once. Not a
+/// `tokio_util::sync::CancellationToken`: the engine is pure (no tokio) and
+/// reads a plain atomic between iterations, which a token would only wrap.
+pub(super) struct StopOnDrop(pub(super) Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The time left before the caller's deadline (`grpc-timeout` header).
+pub(super) fn deadline<T>(req: &Request<T>) -> Option<Duration> {
+    let v = req.metadata().get("grpc-timeout")?.to_str().ok()?;
+    let (num, unit) = v.split_at(v.len().checked_sub(1)?);
+    let n: u64 = num.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(n.saturating_mul(3600)),
+        "M" => Duration::from_secs(n.saturating_mul(60)),
+        "S" => Duration::from_secs(n),
+        "m" => Duration::from_millis(n),
+        "u" => Duration::from_micros(n),
+        "n" => Duration::from_nanos(n),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::service::Limits;
+    use parlour_engine::Registry;
+
+    fn service(request_timeout: Duration) -> RulesService {
+        RulesService::new(Arc::new(Registry::new()), Limits::default()).with_request_timeout(request_timeout)
+    }
+
+    fn thinking_time(s: &RulesService, asked: Duration, caller: Option<Duration>) -> Duration {
+        let budget = pb::SearchBudget {
+            time_limit: Some(prost_types::Duration { seconds: 0, nanos: asked.as_nanos() as i32 }),
+            ..Default::default()
+        };
+        let b = s.search_budget(Some(budget), "", Duration::ZERO, caller, Arc::default()).unwrap();
+        b.time_limit.unwrap()
+    }
+
+    #[test]
+    fn short_deadlines_keep_a_margin_of_milliseconds_and_long_ones_a_tenth() {
+        let ms = Duration::from_millis;
+        assert_eq!(margin(ms(10)), ms(5));
+        assert_eq!(margin(ms(20)), ms(10));
+        assert_eq!(margin(ms(30)), ms(10));
+        assert_eq!(margin(ms(1_000)), ms(100));
+        let s = service(Duration::from_secs(30));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(30))), ms(20));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(10))), ms(5));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(900));
+        // The request timeout bounds the search as a caller's deadline does.
+        let s = service(ms(300));
+        assert_eq!(thinking_time(&s, ms(900), None), ms(270));
+        assert_eq!(thinking_time(&s, ms(900), Some(ms(50))), ms(40));
+    }
+}
