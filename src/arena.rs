@@ -6,7 +6,8 @@
 //! Two aids for tuning: `--analyze POSITION` prints the player's analysis of
 //! one position, and `--replay N` prints game N of a match move by move.
 
-use parlour_engine::search::arena::{mix, run_match, PlayerSpec, Result3};
+use parlour_engine::search::arena::{mix, play_game, run_match, PlayerSpec, Result3};
+use parlour_engine::search::ladder::{self, FitOptions, Pairing};
 use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 
 /// Play engine settings against each other: every (game, opponent) pairing
@@ -14,11 +15,12 @@ use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Players: random | greedy | level:<beginner|easy|medium|hard|strong|master> | \
 mcts[:ms=<time a move>,it=<iterations a move>,c=<exploration>,pv=<prior visits>,t=<prior temperature>,\
-playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>] | \
+playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>,mm=<implicit minimax weight, 0..1>] | \
 ab[:ms=<time a move>,depth=<plies>,nodes=<positions a move>] (the alpha-beta baseline)\n\
 Example: parlour arena --game contiguity --game scala --player mcts:ms=200 --opponent random --opponent greedy\n\
 One position's analysis: parlour arena --game scala --player mcts:it=20000 --analyze start\n\
-One game move by move: parlour arena --game scala --player mcts:ms=200 --opponent greedy --replay 7")]
+One game move by move: parlour arena --game scala --player mcts:ms=200 --opponent greedy --replay 7\n\
+A ladder (round-robin, ratings): parlour arena --game all --ladder --games 20 --json ladder.json")]
 pub struct ArenaArgs {
     /// Games to play, as `id` or `id/variant`; repeat the flag or use
     /// `all` for every game and variant.
@@ -52,7 +54,38 @@ pub struct ArenaArgs {
     /// the first opponent, printing every move with its analysis.
     #[arg(long, value_name = "N")]
     replay: Option<u64>,
+    /// Instead of matches: a ladder per game — a round-robin of the
+    /// `--rung` players (default: random, beginner, easy, medium), with
+    /// Bradley–Terry ratings on one scale, printed as markdown.
+    #[arg(long, conflicts_with_all = ["analyze", "replay"])]
+    ladder: bool,
+    /// A ladder rung (weakest first; repeat the flag).
+    #[arg(long, requires = "ladder")]
+    rung: Vec<String>,
+    /// Ladder: play only pairings at most this many rungs apart (0: all).
+    #[arg(long, default_value_t = 0, requires = "ladder")]
+    span: usize,
+    /// Ladder: bootstrap resamples for the rating intervals.
+    #[arg(long, default_value_t = 1000, requires = "ladder")]
+    resamples: u32,
+    /// Ladder: also write the results as JSON to this file.
+    #[arg(long, value_name = "FILE", requires = "ladder")]
+    json: Option<std::path::PathBuf>,
+    /// Ladder: play nothing; refit and print the ladders of a JSON file
+    /// written by `--json` (the games listed by `--game` are ignored).
+    #[arg(long, value_name = "FILE", requires = "ladder")]
+    refit: Option<std::path::PathBuf>,
+    /// Instead of matches from the start: play from each position of this
+    /// file (lines `variant<TAB>side to win<TAB>position`, `#` comments;
+    /// e.g. crates/engine/tests/data/scala-endgames.txt) with the player on
+    /// the side to win against the first opponent, `--games` games each,
+    /// and count the wins and their lengths.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["analyze", "replay", "ladder"])]
+    endgames: Option<std::path::PathBuf>,
 }
+
+/// The ladder's rungs when `--rung` is not given.
+const DEFAULT_RUNGS: [&str; 4] = ["random", "level:beginner", "level:easy", "level:medium"];
 
 /// Runs the matches and prints one line per match; the process exit status
 /// is 2 on a bad argument.
@@ -75,6 +108,16 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
             analyze(game, &player, position, a.seed)?;
         }
         return Ok(());
+    }
+    if let Some(path) = &a.refit {
+        return refit(&a, path);
+    }
+    if a.ladder {
+        return run_ladder(&a, &games);
+    }
+    if let Some(path) = &a.endgames {
+        let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--endgames needs an --opponent"))?;
+        return endgames(&a, &games, &player, opponent, path);
     }
     if let Some(g) = a.replay {
         let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--replay needs an --opponent"))?;
@@ -170,5 +213,249 @@ fn replay(game: &dyn AnyGame, a: &PlayerSpec, b: &PlayerSpec, seed: u64, g: u64,
         ply += 1;
     }
     println!("end {} {:?}", state.position, state.outcome);
+    Ok(())
+}
+
+/// `--ladder`: the round-robin per game, a markdown table per game on
+/// stdout (progress on stderr), and the JSON file if asked for.
+fn run_ladder(a: &ArenaArgs, games: &[&dyn AnyGame]) -> anyhow::Result<()> {
+    let texts: Vec<String> =
+        if a.rung.is_empty() { DEFAULT_RUNGS.iter().map(|s| s.to_string()).collect() } else { a.rung.clone() };
+    let rungs: Vec<PlayerSpec> =
+        texts.iter().map(|r| r.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?;
+    if rungs.len() < 2 {
+        anyhow::bail!("--rung: a ladder needs at least two rungs");
+    }
+    let opts = FitOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
+    println!(
+        "# parlour arena --ladder: {} games a pairing, seed {}, draw after {} plies, span {}",
+        a.games,
+        a.seed,
+        a.max_plies,
+        if a.span == 0 { "all".to_string() } else { a.span.to_string() }
+    );
+    let mut json = Vec::new();
+    for &game in games {
+        let d = game.description();
+        let label = format!("{}/{}", d.id, d.variant);
+        let mut line = String::new();
+        let pairings = ladder::run_ladder(game, &rungs, a.games, a.seed, a.max_plies, a.span, &mut |p, g, r| {
+            if g == 0 {
+                line.clear();
+            }
+            line.push(match r.result {
+                Result3::Win => 'W',
+                Result3::Draw => 'D',
+                Result3::Loss => 'L',
+            });
+            eprint!("\r{label}: {} vs {}: {line}", rungs[p.a], rungs[p.b]);
+            if g + 1 == a.games {
+                eprintln!();
+            }
+        })?;
+        let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
+        println!("\n### {label}\n");
+        print!("{}", markdown(&rungs, &pairings, &ratings));
+        json.push(serde_json::json!({
+            "game": d.id,
+            "variant": d.variant,
+            "games": a.games,
+            "seed": a.seed,
+            "max_plies": a.max_plies,
+            "rungs": rungs.iter().zip(&ratings).map(|(r, x)| serde_json::json!({
+                "player": r.to_string(), "elo": x.elo, "low": x.low, "high": x.high,
+            })).collect::<Vec<_>>(),
+            "pairings": pairings.iter().map(|p| {
+                let t = &p.tally;
+                let (lo, hi) = t.interval();
+                serde_json::json!({
+                    "a": rungs[p.a].to_string(), "b": rungs[p.b].to_string(),
+                    "wins": t.wins, "draws": t.draws, "losses": t.losses,
+                    "win_rate": t.win_rate(), "low": lo, "high": hi,
+                    "plies": t.plies as f64 / t.games.max(1) as f64,
+                    "a_ms_a_move": if t.a_moves > 0 { t.a_time.as_secs_f64() * 1000.0 / t.a_moves as f64 } else { 0.0 },
+                    "distinct": ladder::distinct(t),
+                })
+            }).collect::<Vec<_>>(),
+        }));
+    }
+    if let Some(path) = &a.json {
+        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+            .map_err(|e| anyhow::anyhow!("--json {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// One game's ladder as markdown: the rungs with their ratings and their
+/// result against the rung below, then every pairing.
+fn markdown(rungs: &[PlayerSpec], pairings: &[Pairing], ratings: &[ladder::Rating]) -> String {
+    let pct = |x: f64| format!("{:.0}", 100.0 * x);
+    let mut out = String::from(
+        "| rung | rating (Elo) [95 %] | vs the rung below: W–D–L | wins [95 %] | distinct |\n| --- | ---: | --- | --- | --- |\n",
+    );
+    for (i, (r, x)) in rungs.iter().zip(ratings).enumerate() {
+        let below = pairings.iter().find(|p| p.a == i && p.b + 1 == i);
+        let (wdl, rate, ok) = match below {
+            Some(p) => {
+                let t = &p.tally;
+                let (lo, hi) = t.interval();
+                (
+                    format!("{}–{}–{}", t.wins, t.draws, t.losses),
+                    format!("{} % [{}, {}]", pct(t.win_rate()), pct(lo), pct(hi)),
+                    if ladder::distinct(t) { "yes" } else { "**no**" }.to_string(),
+                )
+            }
+            None => ("—".into(), "—".into(), "—".into()),
+        };
+        out += &format!("| `{r}` | {:.0} [{:.0}, {:.0}] | {wdl} | {rate} | {ok} |\n", x.elo, x.low, x.high);
+    }
+    out += "\n| A | B | A: W–D–L | A's wins [95 %] | plies a game | A's ms a move |\n| --- | --- | --- | --- | ---: | ---: |\n";
+    for p in pairings {
+        let t = &p.tally;
+        let (lo, hi) = t.interval();
+        let ms = if t.a_moves > 0 { t.a_time.as_secs_f64() * 1000.0 / t.a_moves as f64 } else { 0.0 };
+        out += &format!(
+            "| `{}` | `{}` | {}–{}–{} | {} % [{}, {}] | {:.0} | {:.1} |\n",
+            rungs[p.a],
+            rungs[p.b],
+            t.wins,
+            t.draws,
+            t.losses,
+            pct(t.win_rate()),
+            pct(lo),
+            pct(hi),
+            t.plies as f64 / t.games.max(1) as f64,
+            ms
+        );
+    }
+    out
+}
+
+/// `--endgames FILE`: the player on the side to win of every listed
+/// position of each game's variant, against `opponent`.
+fn endgames(
+    a: &ArenaArgs,
+    games: &[&dyn AnyGame],
+    player: &PlayerSpec,
+    opponent: &PlayerSpec,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("--endgames {}: {e}", path.display()))?;
+    println!(
+        "# parlour arena --endgames {}: {} games a position, seed {}, draw after {} plies",
+        path.display(),
+        a.games,
+        a.seed,
+        a.max_plies
+    );
+    for &game in games {
+        let d = game.description();
+        let (mut won, mut drawn, mut lost, mut plies, mut longest) = (0u32, 0u32, 0u32, 0u64, 0u32);
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [variant, side, position] = fields[..] else {
+                anyhow::bail!("--endgames line {}: expected variant<TAB>side<TAB>position", n + 1);
+            };
+            if variant != d.variant {
+                continue;
+            }
+            let seat = d
+                .players
+                .iter()
+                .position(|p| p.name == side)
+                .ok_or_else(|| anyhow::anyhow!("--endgames line {}: no player `{side}` in {}", n + 1, d.id))?;
+            let record = Record::parse(position).map_err(|e| anyhow::anyhow!("--endgames line {}: {e}", n + 1))?;
+            let players: Vec<&PlayerSpec> =
+                (0..d.players.len()).map(|s| if s == seat { player } else { opponent }).collect();
+            for g in 0..a.games {
+                let p = play_game(
+                    game,
+                    &players,
+                    mix(a.seed, (n as u64) << 16 | g as u64),
+                    Some(record.clone()),
+                    a.max_plies,
+                )
+                .map_err(|e| anyhow::anyhow!("--endgames line {}: {e}", n + 1))?;
+                let c = if p.winners.contains(&seat) {
+                    won += 1;
+                    plies += p.plies as u64;
+                    longest = longest.max(p.plies);
+                    'W'
+                } else if p.winners.is_empty() {
+                    drawn += 1;
+                    'D'
+                } else {
+                    lost += 1;
+                    'L'
+                };
+                if a.verbose {
+                    eprintln!("{}/{} line {}: {c} after {} plies: {}", d.id, d.variant, n + 1, p.plies, p.end);
+                }
+            }
+        }
+        let total = won + drawn + lost;
+        if total == 0 {
+            continue;
+        }
+        let (lo, hi) = parlour_engine::search::arena::wilson(won as u64, total as u64, 1.96);
+        println!(
+            "{}/{}: {player} vs {opponent}: {total} endgames: {won} won, {drawn} drawn, {lost} lost; \
+             won {:.1}% [{:.1}%, {:.1}%]; won in {:.1} plies on average, {longest} at most",
+            d.id,
+            d.variant,
+            100.0 * won as f64 / total as f64,
+            100.0 * lo,
+            100.0 * hi,
+            plies as f64 / won.max(1) as f64,
+        );
+    }
+    Ok(())
+}
+
+/// `--ladder --refit FILE`: the ladders of a `--json` file, refitted and
+/// printed as markdown.
+fn refit(a: &ArenaArgs, path: &std::path::Path) -> anyhow::Result<()> {
+    use parlour_engine::search::arena::Tally;
+    let bad = |what: &str| anyhow::anyhow!("--refit {}: {what}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
+    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+    let opts = FitOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
+    for g in doc.as_array().ok_or_else(|| bad("expected a JSON array of ladders"))? {
+        let names: Vec<String> = g["rungs"]
+            .as_array()
+            .ok_or_else(|| bad("a ladder without rungs"))?
+            .iter()
+            .map(|r| r["player"].as_str().unwrap_or_default().to_string())
+            .collect();
+        let rungs: Vec<PlayerSpec> =
+            names.iter().map(|r| r.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?;
+        let mut pairings = Vec::new();
+        for p in g["pairings"].as_array().ok_or_else(|| bad("a ladder without pairings"))? {
+            let index = |k: &str| names.iter().position(|n| Some(n.as_str()) == p[k].as_str());
+            let (Some(ia), Some(ib)) = (index("a"), index("b")) else {
+                return Err(bad("a pairing of players not among the rungs"));
+            };
+            let n = |k: &str| p[k].as_u64().unwrap_or(0) as u32;
+            let (wins, draws, losses) = (n("wins"), n("draws"), n("losses"));
+            let games = wins + draws + losses;
+            let tally = Tally {
+                games,
+                wins,
+                draws,
+                losses,
+                plies: (p["plies"].as_f64().unwrap_or(0.0) * games as f64).round() as u64,
+                a_time: std::time::Duration::from_secs_f64(p["a_ms_a_move"].as_f64().unwrap_or(0.0) / 1000.0),
+                a_moves: 1,
+            };
+            pairings.push(Pairing { a: ia, b: ib, tally });
+        }
+        let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
+        println!("\n### {}/{}\n", g["game"].as_str().unwrap_or("?"), g["variant"].as_str().unwrap_or("?"));
+        print!("{}", markdown(&rungs, &pairings, &ratings));
+    }
     Ok(())
 }

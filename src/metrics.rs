@@ -41,6 +41,10 @@ pub struct MetricsArgs {
     /// `--games`). 0 = no limit.
     #[arg(long, default_value_t = 0)]
     max_seconds: u64,
+    /// Start no new game (match) once this file exists: stops a long run
+    /// early and still reports the games played, like `--max-seconds`.
+    #[arg(long)]
+    stop_file: Option<PathBuf>,
     /// Also write the reports as JSON to this file.
     #[arg(long)]
     json: Option<PathBuf>,
@@ -82,9 +86,13 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
             );
             let _ = std::io::stderr().flush();
             let over = a.max_seconds > 0 && started.elapsed().as_secs() >= a.max_seconds;
+            let stopped = a.stop_file.as_ref().is_some_and(|f| f.exists());
             if over && m + 1 < a.games {
                 eprint!("\n{label}: --max-seconds {} reached: reporting {} of {}", a.max_seconds, m + 1, a.games);
+            } else if stopped && m + 1 < a.games {
+                eprint!("\n{label}: --stop-file found: reporting {} of {}", m + 1, a.games);
             }
+            let over = over || stopped;
             !over
         })?;
         eprintln!();

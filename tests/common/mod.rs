@@ -73,9 +73,25 @@ impl Drop for TestServer {
 /// The client type every test drives.
 pub type Client = RulesClient<Channel>;
 
+// The helpers below ask for the full reply (REPLY_VIEW_FULL, both state
+// forms): the tests check every field. The default, lean reply is checked
+// in contract.rs (`the_basic_view_and_one_state_form_make_lean_replies`).
+
+/// The full view, as a request's `view`.
+pub const FULL: i32 = pb::ReplyView::Full as i32;
+/// Both state forms, as a request's `state_form`.
+pub const BOTH: i32 = pb::StateForm::Both as i32;
+
 /// NewGame's state for a game and variant ("" is the default variant).
 pub async fn new_game(c: &mut Client, game: &str, variant: &str) -> GameState {
-    c.new_game(pb::NewGameRequest { game: game.into(), variant: variant.into(), ..Default::default() })
+    let req = pb::NewGameRequest {
+        game: game.into(),
+        variant: variant.into(),
+        view: FULL,
+        state_form: BOTH,
+        ..Default::default()
+    };
+    c.new_game(req)
         .await
         .unwrap_or_else(|e| panic!("new game {game} {variant:?}: {e}"))
         .into_inner()
@@ -85,11 +101,16 @@ pub async fn new_game(c: &mut Client, game: &str, variant: &str) -> GameState {
 
 /// GenerateMoves' list for a state.
 pub async fn moves(c: &mut Client, s: &GameState) -> Vec<pb::Move> {
-    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()), ..Default::default() })
-        .await
-        .unwrap_or_else(|e| panic!("generate moves in {:?}: {e}", s.position))
-        .into_inner()
-        .moves
+    c.generate_moves(pb::GenerateMovesRequest {
+        state: Some(s.clone()),
+        view: FULL,
+        state_form: BOTH,
+        ..Default::default()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("generate moves in {:?}: {e}", s.position))
+    .into_inner()
+    .moves
 }
 
 /// ApplyMove of a move given by notation; panics naming the move if refused.
@@ -99,14 +120,19 @@ pub async fn apply(c: &mut Client, s: &GameState, mv: &str) -> pb::ApplyMoveResp
 
 /// ApplyMove of any move, the refusal returned.
 pub async fn try_apply(c: &mut Client, s: &GameState, m: pb::Move) -> Result<pb::ApplyMoveResponse, tonic::Status> {
-    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(m), ..Default::default() })
-        .await
-        .map(|r| r.into_inner())
+    let req = pb::ApplyMoveRequest {
+        state: Some(s.clone()),
+        r#move: Some(m),
+        view: FULL,
+        state_form: BOTH,
+        ..Default::default()
+    };
+    c.apply_move(req).await.map(|r| r.into_inner())
 }
 
 /// Evaluate's answer for a state.
 pub async fn evaluate(c: &mut Client, s: &GameState) -> pb::EvaluateResponse {
-    c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), ..Default::default() })
+    c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), view: FULL, state_form: BOTH })
         .await
         .unwrap_or_else(|e| panic!("evaluate {:?}: {e}", s.position))
         .into_inner()

@@ -52,6 +52,13 @@ pub struct VariantReport {
     pub by_order: Vec<Rate>,
     /// Win rate per participant (seat at the start).
     pub by_seat: Vec<Rate>,
+    /// Win rate by order of play over the games with a winner (draws and
+    /// games cut off left out): the first-player advantage where many games
+    /// do not finish.
+    pub by_order_decided: Vec<Rate>,
+    /// `[seat][order]`: the win rate of a seat over the games in which it
+    /// moved 1st, 2nd, ... in phase `play` (colour and tempo apart).
+    pub by_seat_and_order: Vec<Vec<Rate>>,
     /// Games over without a winner by the rules.
     pub draws: Rate,
     /// Games cut off by the ply cap.
@@ -116,17 +123,10 @@ pub fn summarise(game: &dyn AnyGame, settings: &Settings, matches: &[MatchTrace]
     let games: Vec<&GameTrace> = matches.iter().flat_map(|m| m.games.iter()).collect();
     let total = games.len() as u64;
     let count = |f: &dyn Fn(&GameTrace) -> bool| games.iter().filter(|g| f(g)).count() as u64;
-    let with_order: Vec<&&GameTrace> = games.iter().filter(|g| g.first_in_play.is_some()).collect();
-    let by_order = (0..n)
-        .map(|o| {
-            let k = with_order
-                .iter()
-                .filter(|g| g.winners.iter().any(|&w| (w + n - g.first_in_play.unwrap_or(0)) % n == o))
-                .count();
-            Rate::new(k as u64, with_order.len() as u64)
-        })
-        .collect();
+    let by_order = order_rates(&games, n);
     let by_seat = (0..n).map(|s| Rate::new(count(&|g| g.winners.contains(&s)), total)).collect();
+    let by_order_decided = order_rates(&games.iter().filter(|g| g.winners.len() == 1).copied().collect::<Vec<_>>(), n);
+    let by_seat_and_order = seat_order_rates(&games, n);
     let draws = Rate::new(count(&|g| g.winners.is_empty() && !g.cut_off), total);
     let cut_off = Rate::new(count(&|g| g.cut_off), total);
     let lengths: Vec<u32> = games.iter().map(|g| g.plies.len() as u32).collect();
@@ -201,6 +201,8 @@ pub fn summarise(game: &dyn AnyGame, settings: &Settings, matches: &[MatchTrace]
         games: total,
         by_order,
         by_seat,
+        by_order_decided,
+        by_seat_and_order,
         draws,
         cut_off,
         plies,
@@ -215,6 +217,40 @@ pub fn summarise(game: &dyn AnyGame, settings: &Settings, matches: &[MatchTrace]
         total_seconds: secs.iter().sum(),
         seconds: Spread::of(&secs),
     }
+}
+
+/// Win rate by order of play in phase `play` (`[order]`), over `games`
+/// that reached the play phase.
+pub fn order_rates(games: &[&GameTrace], n: usize) -> Vec<Rate> {
+    let with_order: Vec<&&GameTrace> = games.iter().filter(|g| g.first_in_play.is_some()).collect();
+    (0..n)
+        .map(|o| {
+            let k = with_order.iter().filter(|g| g.winners.iter().any(|&w| order_of(g, w, n) == o)).count();
+            Rate::new(k as u64, with_order.len() as u64)
+        })
+        .collect()
+}
+
+/// The place in the order of play of participant `p` (0 = moved first in
+/// phase `play`).
+fn order_of(g: &GameTrace, p: usize, n: usize) -> usize {
+    (p + n - g.first_in_play.unwrap_or(0)) % n
+}
+
+/// `[seat][order]`: wins of each seat over the games in which it moved
+/// 1st, 2nd, ... in phase `play`.
+pub fn seat_order_rates(games: &[&GameTrace], n: usize) -> Vec<Vec<Rate>> {
+    (0..n)
+        .map(|s| {
+            (0..n)
+                .map(|o| {
+                    let these: Vec<&&GameTrace> =
+                        games.iter().filter(|g| g.first_in_play.is_some() && order_of(g, s, n) == o).collect();
+                    Rate::new(these.iter().filter(|g| g.winners.contains(&s)).count() as u64, these.len() as u64)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 fn rate_json(r: &Rate) -> Json {
@@ -238,6 +274,8 @@ fn spread_json(s: &Spread) -> Json {
 fn bidding(games: &[&GameTrace]) -> Extra {
     let (mut opening, mut last, mut count) = (vec![], vec![], vec![]);
     let (mut first, mut white_seat_bidder, mut made, mut decided, mut ran_out) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    // (games, made) when the bidder moves first, and second.
+    let mut by_choice = [(0u64, 0u64); 2];
     let mut by_bid: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
     for g in games {
         let bids: Vec<u32> = g.plies.iter().filter(|p| p.kind == MoveKind::Bid).filter_map(|p| p.bid).collect();
@@ -252,6 +290,9 @@ fn bidding(games: &[&GameTrace]) -> Extra {
             decided += 1;
             let won = g.winners.contains(&choice.mover);
             made += won as u64;
+            let c = &mut by_choice[(choice.notation != "first") as usize];
+            c.0 += 1;
+            c.1 += won as u64;
             let e = by_bid.entry(l).or_default();
             e.0 += 1;
             e.1 += won as u64;
@@ -264,6 +305,7 @@ fn bidding(games: &[&GameTrace]) -> Extra {
     let (first, white_seat_bidder, made) =
         (Rate::new(first, n), Rate::new(white_seat_bidder, n), Rate::new(made, decided));
     let table: Vec<String> = by_bid.iter().map(|(b, (g, w))| format!("{b}: {w}/{g}")).collect();
+    let [made_first, made_second] = by_choice.map(|(g, w)| Rate::new(w, g));
     Extra {
         title: "Bidding".into(),
         rows: vec![
@@ -273,6 +315,8 @@ fn bidding(games: &[&GameTrace]) -> Extra {
             ("the white seat ends as bidder".into(), white_seat_bidder.percent()),
             ("the bidder chooses to move first".into(), first.percent()),
             ("the bidder makes its bid (wins)".into(), made.percent()),
+            ("… when it chose to move first".into(), made_first.percent()),
+            ("… when it chose to move second".into(), made_second.percent()),
             ("bidder lost by running out of moves".into(), format!("{ran_out} of {} lost", decided - made.k)),
             ("by winning bid: made / games".into(), table.join(", ")),
         ],
@@ -283,6 +327,8 @@ fn bidding(games: &[&GameTrace]) -> Extra {
             ("white_seat_is_bidder", rate_json(&white_seat_bidder)),
             ("bidder_moves_first", rate_json(&first)),
             ("bidder_wins", rate_json(&made)),
+            ("bidder_wins_moving_first", rate_json(&made_first)),
+            ("bidder_wins_moving_second", rate_json(&made_second)),
             ("bidder_ran_out", ran_out.into()),
             (
                 "by_winning_bid",
@@ -470,6 +516,13 @@ impl VariantReport {
             ("seats", Json::Arr(self.seats.iter().map(|s| s.as_str().into()).collect())),
             ("wins_by_play_order", Json::Arr(self.by_order.iter().map(rate_json).collect())),
             ("wins_by_seat", Json::Arr(self.by_seat.iter().map(rate_json).collect())),
+            ("wins_by_play_order_decided", Json::Arr(self.by_order_decided.iter().map(rate_json).collect())),
+            (
+                "wins_by_seat_and_play_order",
+                Json::Arr(
+                    self.by_seat_and_order.iter().map(|r| Json::Arr(r.iter().map(rate_json).collect())).collect(),
+                ),
+            ),
             ("draws", rate_json(&self.draws)),
             ("cut_off", rate_json(&self.cut_off)),
             ("plies", spread_json(&self.plies)),
@@ -538,6 +591,23 @@ impl VariantReport {
         if self.pregame_plies.is_some() || self.by_seat.len() > 2 || self.id == "shoulder-to-shoulder" {
             for (name, r) in self.seats.iter().zip(&self.by_seat) {
                 let _ = writeln!(s, "| {name} wins | {} |", r.percent());
+            }
+        }
+        if self.by_order_decided.first().is_some_and(|r| r.n < self.games) {
+            for (i, r) in self.by_order_decided.iter().enumerate() {
+                let _ = writeln!(
+                    s,
+                    "| {} to move in play wins, of the games with a winner | {} |",
+                    ordinal(i),
+                    r.percent()
+                );
+            }
+        }
+        if self.pregame_plies.is_some() || self.id == "shoulder-to-shoulder" {
+            for (name, row) in self.seats.iter().zip(&self.by_seat_and_order) {
+                for (o, r) in row.iter().enumerate() {
+                    let _ = writeln!(s, "| {name} wins when it moves {} in play | {} |", ordinal(o), r.percent());
+                }
             }
         }
         let _ = writeln!(s, "| drawn by the rules | {} |", self.draws.percent());
@@ -790,6 +860,48 @@ mod tests {
         assert!(r.svg().starts_with("<svg") && r.svg().ends_with("</svg>\n"));
     }
 
+    /// A finished two-player game in which `first` moved first in play and
+    /// `winners` won.
+    fn trace(first: usize, winners: &[usize], cut_off: bool) -> GameTrace {
+        GameTrace {
+            plies: vec![],
+            winners: winners.to_vec(),
+            cut_off,
+            first_in_play: Some(first),
+            colour_of: vec![0, 1],
+            end: crate::notation::Record::new(),
+            evaluation: crate::game::Evaluation::from_outcome(&crate::game::Outcome::Ongoing, vec![]),
+            time: std::time::Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn seat_and_order_keep_colour_and_tempo_apart() {
+        // Seat 0 wins every game it starts (3) and one of the two it does
+        // not start; seat 1 wins one game as starter; one game is cut off.
+        let games = [
+            trace(0, &[0], false),
+            trace(0, &[0], false),
+            trace(0, &[0], false),
+            trace(1, &[0], false),
+            trace(1, &[1], false),
+            trace(1, &[], true),
+        ];
+        let refs: Vec<&GameTrace> = games.iter().collect();
+        let t = seat_order_rates(&refs, 2);
+        assert_eq!((t[0][0].k, t[0][0].n), (3, 3), "seat 0 moving first");
+        assert_eq!((t[0][1].k, t[0][1].n), (1, 3), "seat 0 moving second");
+        assert_eq!((t[1][0].k, t[1][0].n), (1, 3), "seat 1 moving first");
+        assert_eq!((t[1][1].k, t[1][1].n), (0, 3), "seat 1 moving second");
+        let o = order_rates(&refs, 2);
+        assert_eq!((o[0].k, o[0].n, o[1].k, o[1].n), (4, 6, 1, 6));
+        let decided: Vec<&GameTrace> = refs.iter().filter(|g| g.winners.len() == 1).copied().collect();
+        let d = order_rates(&decided, 2);
+        assert_eq!((d[0].k, d[0].n, d[1].k, d[1].n), (4, 5, 1, 5));
+        // 3 of 3 has the Wilson interval [0.439, 1].
+        assert!((t[0][0].lo - 0.4385).abs() < 0.001 && (t[0][0].hi - 1.0).abs() < 1e-9, "{:?}", t[0][0]);
+    }
+
     #[test]
     fn shoulder_matches_report_penalties_per_seat() {
         let r = run("shoulder-to-shoulder", "two-player", "random", 2, 4, 20);
@@ -798,5 +910,8 @@ mod tests {
         let m = r.extras.iter().find(|e| e.title.starts_with("Matches")).expect("a match section");
         assert_eq!(m.title, "Matches (2)");
         assert!(r.markdown().contains("red: wins the match"));
+        assert!(r.markdown().contains("| green wins when it moves 1st in play | 0.0 % "), "every game cut off");
+        assert_eq!(r.by_seat_and_order[0][0].n, 2, "red starts the first game of each match");
+        assert_eq!(r.by_seat_and_order[1][0].n, 2, "green starts the second");
     }
 }

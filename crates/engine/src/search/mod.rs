@@ -10,6 +10,7 @@
 //!   playouts and an MCTS-Solver for proven wins and losses; max-n values
 //!   for more than two players.
 //! - [`arena`]: engine settings against each other and the baselines.
+//! - [`ladder`]: a round-robin of players and their ratings on one scale.
 //! - [`level`]: the named levels (`beginner` … `master`) and their budgets.
 //! - [`Evaluator`]: what the search asks of a position; [`HeuristicEval`]
 //!   (the game's heuristic) for play, [`NeutralEval`] (knows nothing but
@@ -21,6 +22,7 @@
 
 pub mod alphabeta;
 pub mod arena;
+pub mod ladder;
 pub mod level;
 pub mod mcts;
 pub mod tactics;

@@ -10,7 +10,7 @@ use crate::game::{Evaluation, MatchStanding, Outcome, Player, PlayerMeasures};
 impl ShoulderToShoulder {
     /// Whether `set` is one edge-connected group (an empty set is not).
     pub fn connected(&self, set: u128) -> bool {
-        set != 0 && flood(set & set.wrapping_neg(), set, &self.board.neighbors) == set
+        set != 0 && flood(set & set.wrapping_neg(), set, self.board.neighbors) == set
     }
 
     /// The seat that has connected, if any (positions hold at most one).
@@ -20,7 +20,7 @@ impl ShoulderToShoulder {
 
     /// The groups of `set`, as masks in order of their lowest cell.
     pub fn groups(&self, set: u128) -> Vec<u128> {
-        components(set, &self.board.neighbors)
+        components(set, self.board.neighbors)
     }
 
     /// Whether one legal move of seat `p` (as if it were its turn, the
@@ -31,7 +31,7 @@ impl ShoulderToShoulder {
         if mine == 0 || self.connected(mine) {
             return false;
         }
-        let nb = &self.board.neighbors;
+        let nb = self.board.neighbors;
         'from: for from in Bits(mine) {
             let rest = mine & !bit(from);
             // The moved piece must touch every group of the others; one cell
@@ -62,7 +62,7 @@ impl ShoulderToShoulder {
     /// How far apart the groups are: the total gap (empty cells between
     /// their nearest cells) a minimum spanning tree over the groups bridges.
     pub fn spread(&self, groups: &[u128]) -> u32 {
-        let qr = &self.board.qr;
+        let qr = self.board.qr;
         let n = groups.len();
         if n <= 1 {
             return 0;
@@ -220,7 +220,7 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
     if let Some(w) = g.winner(pos) {
         return if w == player { 1.0 } else { -1.0 };
     }
-    let nb = &g.board.neighbors;
+    let nb = g.board.neighbors;
     let score = |p: Player| {
         let s = pos.pieces[p as usize];
         let groups = g.groups(s);
@@ -242,7 +242,7 @@ pub(super) fn heuristic(g: &ShoulderToShoulder, pos: &Position, player: Player) 
     }
     // Fewer groups and more touching pairs are better; compare with the
     // average opponent.
-    let nb = &g.board.neighbors;
+    let nb = g.board.neighbors;
     let score = |p: Player| {
         let s = pos.pieces[p as usize];
         let groups = g.groups(s).len() as f64;

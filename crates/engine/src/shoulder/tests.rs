@@ -78,9 +78,44 @@ fn after(g: &ShoulderToShoulder, pos: &Position, mv: &str) -> Position {
 
 // ---------------------------------------------------------------- the board
 
+/// The build-time board builder (build.rs uses it to turn `board.json` into
+/// `BOARD`), compiled here to check its errors and to build small boards.
+#[allow(dead_code)]
+#[path = "../../build/shoulder_board.rs"]
+mod builder;
+
+/// A board read from JSON by the builder, leaked to live as long as `BOARD`.
+fn board_from_json(text: &str) -> Result<&'static Board, String> {
+    fn leak<T>(v: Vec<T>) -> &'static [T] {
+        Vec::leak(v)
+    }
+    let t = builder::from_json(text)?;
+    let names = leak(t.names.into_iter().map(|n| &*String::leak(n)).collect());
+    let by_name = leak(t.by_name.into_iter().map(|(n, c)| (&*String::leak(n), c)).collect());
+    let board = Board {
+        names,
+        qr: leak(t.qr),
+        colour: leak(t.colour),
+        colour_mask: t.colour_mask,
+        home: t.home,
+        step: leak(t.step),
+        neighbors: leak(t.neighbors),
+        rays: t.rays.map(leak),
+        squeeze: leak(t.squeeze),
+        squeeze_mask: leak(t.squeeze_mask),
+        rim: t.rim,
+        start3: t.start3,
+        start2: t.start2,
+        blockers: t.blockers,
+        pieces: t.pieces,
+        by_name,
+    };
+    Ok(Box::leak(Box::new(board)))
+}
+
 #[test]
 fn board_has_every_property_the_rules_state() {
-    let b = &*BOARD;
+    let b = &BOARD;
     assert_eq!(b.len(), 114);
     for (mask, colour) in b.colour_mask.iter().zip(COLOURS) {
         assert_eq!(mask.count_ones(), 38, "{colour}");
@@ -119,7 +154,7 @@ fn board_has_every_property_the_rules_state() {
 
 #[test]
 fn squeeze_targets_are_the_nearest_same_colour_cells() {
-    let b = &*BOARD;
+    let b = &BOARD;
     // g6 is an inner cell: six squeeze targets, all red, each at distance 2
     // and passing between two of its neighbours.
     let g6 = cell("g6");
@@ -145,7 +180,7 @@ fn squeeze_targets_are_the_nearest_same_colour_cells() {
 
 #[test]
 fn rays_cut_at_the_first_blocker_like_a_walk() {
-    let b = &*BOARD;
+    let b = &BOARD;
     let mut state = 0x9e3779b97f4a7c15u64;
     for _ in 0..200 {
         let mut blockers = 0u128;
@@ -185,9 +220,15 @@ fn cell_names_round_trip() {
 }
 
 #[test]
+fn the_compiled_board_is_the_builders_reading_of_board_json() {
+    let read = board_from_json(include_str!("board.json")).unwrap();
+    assert_eq!(format!("{read:?}"), format!("{:?}", BOARD));
+}
+
+#[test]
 fn a_board_file_with_errors_is_refused() {
     let good = include_str!("board.json");
-    assert!(Board::from_json(good).is_ok());
+    assert!(board_from_json(good).is_ok());
     let cases = [
         (good.replacen("\"name\": \"a2\"", "\"name\": \"a1\"", 1), "two cells are named a1"),
         (good.replacen("\"colour\": \"green\"", "\"colour\": \"pink\"", 1), "unknown colour"),
@@ -201,7 +242,7 @@ fn a_board_file_with_errors_is_refused() {
     ];
     for (text, why) in cases {
         assert_ne!(text, good, "{why}: the edit did not apply");
-        let e = Board::from_json(&text).expect_err(why);
+        let e = board_from_json(&text).expect_err(why);
         assert!(e.contains(why), "{why}: {e}");
     }
 }
@@ -427,7 +468,7 @@ fn tiny_board() -> &'static Board {
         "start_two_player": {{"red": ["a1", "b2", "c3"], "green": ["a2", "b3", "c1"], "blue_blockers": ["b1"]}}}}"#,
         cells.join(",")
     );
-    Box::leak(Box::new(Board::from_json(&json).unwrap()))
+    board_from_json(&json).unwrap()
 }
 
 #[test]
