@@ -144,6 +144,12 @@ struct ServeArgs {
     /// Do not serve the playground at `/` (gRPC, gRPC-Web and JSON stay).
     #[arg(long, env = "PARLOUR_NO_PLAYGROUND")]
     no_playground: bool,
+    /// Also serve the bench-only echo floor (`parlour.bench.Echo`,
+    /// `parlour.bench.BareEcho`: each rules call's reply bytes, kept from
+    /// the first answer) for `parlour bench` and h2load; see
+    /// docs/performance.md. Never in production.
+    #[arg(long)]
+    bench_echo: bool,
     /// Log format.
     #[arg(long, env = "PARLOUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -189,7 +195,7 @@ async fn main() -> anyhow::Result<()> {
                     max_concurrent: a.max_concurrent,
                     max_concurrent_searches: a
                         .max_concurrent_searches
-                        .unwrap_or(parlour::service::Limits::default().max_concurrent_searches),
+                        .unwrap_or_else(defaults::max_concurrent_searches),
                     default_search_time: Duration::from_millis(a.default_search_ms),
                     max_search_time: Duration::from_millis(a.max_search_ms),
                     max_search_iterations: a.max_search_iterations,
@@ -213,6 +219,7 @@ async fn main() -> anyhow::Result<()> {
                     playground: !a.no_playground,
                     ..Default::default()
                 },
+                bench_echo: a.bench_echo,
             };
             let read =
                 |p: &std::path::Path| std::fs::read(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()));

@@ -100,7 +100,9 @@ pub(super) fn thinking_time(
 }
 
 /// Raises a search's stop flag when dropped: held by the RPC future (or the
-/// response stream), so a cancelled call stops its search at once.
+/// response stream), so a cancelled call stops its search at once. Not a
+/// `tokio_util::sync::CancellationToken`: the engine is pure (no tokio) and
+/// reads a plain atomic between iterations, which a token would only wrap.
 pub(super) struct StopOnDrop(pub(super) Arc<AtomicBool>);
 
 impl Drop for StopOnDrop {

@@ -10,11 +10,12 @@
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
+use crate::common::{free_port, KillOnDrop};
 use crate::h2_support::*;
 use bytes::Bytes;
 use parlour::pb;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 
@@ -26,14 +27,6 @@ fn server_bin() -> String {
         .ok()
         .filter(|b| !b.is_empty())
         .unwrap_or_else(|| env!("CARGO_BIN_EXE_parlour").to_string())
-}
-
-struct Proc(Child);
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// Resident memory in KiB (0 when /proc cannot tell).
@@ -120,7 +113,7 @@ fn stop(attack: Vec<(H2, Vec<h2::SendStream<Bytes>>)>) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
     let _alone = crate::alone().await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = free_port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     let child = Command::new(server_bin())
         .args(["serve", "--listen", &addr.to_string(), "--drain-ms", "400", "--shutdown-grace-ms", "2000"])
@@ -129,7 +122,7 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut proc = Proc(child);
+    let mut proc = KillOnDrop(child);
     let pid = proc.0.id();
     tokio::time::timeout(Duration::from_secs(20), async {
         while TcpStream::connect(addr).await.is_err() {
@@ -226,7 +219,7 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
 async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
     let _alone = crate::alone().await;
     use tokio::io::{AsyncBufReadExt, BufReader};
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = free_port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     // A descriptor limit of 64, so a few dozen connections exhaust it.
     let child = tokio::process::Command::new("sh")
@@ -314,7 +307,7 @@ mod long {
     }
 
     /// A `parlour serve` with default settings (and `extra` flags).
-    async fn spawn_server(extra: &[&str]) -> (Proc, SocketAddr) {
+    async fn spawn_server(extra: &[&str]) -> (KillOnDrop, SocketAddr) {
         let port = crate::common::free_port();
         let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
         let child = Command::new(server_bin())
@@ -332,7 +325,7 @@ mod long {
         })
         .await
         .expect("server up");
-        (Proc(child), addr)
+        (KillOnDrop(child), addr)
     }
 
     /// The peak resident memory of a process, sampled every 10 ms on a thread.
@@ -485,7 +478,7 @@ mod long {
     /// well-behaved client idle first, so that the comparison is with the
     /// machine's load of the moment (this machine is shared).
     struct Run {
-        _proc: Proc,
+        _proc: KillOnDrop,
         addr: SocketAddr,
         tls: Option<ClientTlsConfig>,
         sampler: Sampler,
@@ -497,7 +490,7 @@ mod long {
     }
 
     impl Run {
-        async fn start(proc: Proc, addr: SocketAddr, tls: Option<ClientTlsConfig>) -> Run {
+        async fn start(proc: KillOnDrop, addr: SocketAddr, tls: Option<ClientTlsConfig>) -> Run {
             let sampler = Sampler::start(proc.0.id());
             // Warm-up: first connections, the allocator's first growth.
             measure(addr, tls.clone()).await;
