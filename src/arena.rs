@@ -6,7 +6,7 @@
 //! Two aids for tuning: `--analyze POSITION` prints the player's analysis of
 //! one position, and `--replay N` prints game N of a match move by move.
 
-use parlour_engine::search::arena::{mix, run_match, PlayerSpec, Result3};
+use parlour_engine::search::arena::{mix, play_game, run_match, PlayerSpec, Result3};
 use parlour_engine::search::ladder::{self, FitOptions, Pairing};
 use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 
@@ -15,7 +15,7 @@ use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Players: random | greedy | level:<beginner|easy|medium|hard|strong|master> | \
 mcts[:ms=<time a move>,it=<iterations a move>,c=<exploration>,pv=<prior visits>,t=<prior temperature>,\
-playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>] | \
+playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>,mm=<implicit minimax weight, 0..1>] | \
 ab[:ms=<time a move>,depth=<plies>,nodes=<positions a move>] (the alpha-beta baseline)\n\
 Example: parlour arena --game contiguity --game scala --player mcts:ms=200 --opponent random --opponent greedy\n\
 One position's analysis: parlour arena --game scala --player mcts:it=20000 --analyze start\n\
@@ -71,6 +71,17 @@ pub struct ArenaArgs {
     /// Ladder: also write the results as JSON to this file.
     #[arg(long, value_name = "FILE", requires = "ladder")]
     json: Option<std::path::PathBuf>,
+    /// Ladder: play nothing; refit and print the ladders of a JSON file
+    /// written by `--json` (the games listed by `--game` are ignored).
+    #[arg(long, value_name = "FILE", requires = "ladder")]
+    refit: Option<std::path::PathBuf>,
+    /// Instead of matches from the start: play from each position of this
+    /// file (lines `variant<TAB>side to win<TAB>position`, `#` comments;
+    /// e.g. crates/engine/tests/data/scala-endgames.txt) with the player on
+    /// the side to win against the first opponent, `--games` games each,
+    /// and count the wins and their lengths.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["analyze", "replay", "ladder"])]
+    endgames: Option<std::path::PathBuf>,
 }
 
 /// The ladder's rungs when `--rung` is not given.
@@ -98,8 +109,15 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    if let Some(path) = &a.refit {
+        return refit(&a, path);
+    }
     if a.ladder {
         return run_ladder(&a, &games);
+    }
+    if let Some(path) = &a.endgames {
+        let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--endgames needs an --opponent"))?;
+        return endgames(&a, &games, &player, opponent, path);
     }
     if let Some(g) = a.replay {
         let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--replay needs an --opponent"))?;
@@ -311,4 +329,133 @@ fn markdown(rungs: &[PlayerSpec], pairings: &[Pairing], ratings: &[ladder::Ratin
         );
     }
     out
+}
+
+/// `--endgames FILE`: the player on the side to win of every listed
+/// position of each game's variant, against `opponent`.
+fn endgames(
+    a: &ArenaArgs,
+    games: &[&dyn AnyGame],
+    player: &PlayerSpec,
+    opponent: &PlayerSpec,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("--endgames {}: {e}", path.display()))?;
+    println!(
+        "# parlour arena --endgames {}: {} games a position, seed {}, draw after {} plies",
+        path.display(),
+        a.games,
+        a.seed,
+        a.max_plies
+    );
+    for &game in games {
+        let d = game.description();
+        let (mut won, mut drawn, mut lost, mut plies, mut longest) = (0u32, 0u32, 0u32, 0u64, 0u32);
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [variant, side, position] = fields[..] else {
+                anyhow::bail!("--endgames line {}: expected variant<TAB>side<TAB>position", n + 1);
+            };
+            if variant != d.variant {
+                continue;
+            }
+            let seat = d
+                .players
+                .iter()
+                .position(|p| p.name == side)
+                .ok_or_else(|| anyhow::anyhow!("--endgames line {}: no player `{side}` in {}", n + 1, d.id))?;
+            let record = Record::parse(position).map_err(|e| anyhow::anyhow!("--endgames line {}: {e}", n + 1))?;
+            let players: Vec<&PlayerSpec> =
+                (0..d.players.len()).map(|s| if s == seat { player } else { opponent }).collect();
+            for g in 0..a.games {
+                let p = play_game(
+                    game,
+                    &players,
+                    mix(a.seed, (n as u64) << 16 | g as u64),
+                    Some(record.clone()),
+                    a.max_plies,
+                )
+                .map_err(|e| anyhow::anyhow!("--endgames line {}: {e}", n + 1))?;
+                let c = if p.winners.contains(&seat) {
+                    won += 1;
+                    plies += p.plies as u64;
+                    longest = longest.max(p.plies);
+                    'W'
+                } else if p.winners.is_empty() {
+                    drawn += 1;
+                    'D'
+                } else {
+                    lost += 1;
+                    'L'
+                };
+                if a.verbose {
+                    eprintln!("{}/{} line {}: {c} after {} plies: {}", d.id, d.variant, n + 1, p.plies, p.end);
+                }
+            }
+        }
+        let total = won + drawn + lost;
+        if total == 0 {
+            continue;
+        }
+        let (lo, hi) = parlour_engine::search::arena::wilson(won as u64, total as u64, 1.96);
+        println!(
+            "{}/{}: {player} vs {opponent}: {total} endgames: {won} won, {drawn} drawn, {lost} lost; \
+             won {:.1}% [{:.1}%, {:.1}%]; won in {:.1} plies on average, {longest} at most",
+            d.id,
+            d.variant,
+            100.0 * won as f64 / total as f64,
+            100.0 * lo,
+            100.0 * hi,
+            plies as f64 / won.max(1) as f64,
+        );
+    }
+    Ok(())
+}
+
+/// `--ladder --refit FILE`: the ladders of a `--json` file, refitted and
+/// printed as markdown.
+fn refit(a: &ArenaArgs, path: &std::path::Path) -> anyhow::Result<()> {
+    use parlour_engine::search::arena::Tally;
+    let bad = |what: &str| anyhow::anyhow!("--refit {}: {what}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
+    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+    let opts = FitOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
+    for g in doc.as_array().ok_or_else(|| bad("expected a JSON array of ladders"))? {
+        let names: Vec<String> = g["rungs"]
+            .as_array()
+            .ok_or_else(|| bad("a ladder without rungs"))?
+            .iter()
+            .map(|r| r["player"].as_str().unwrap_or_default().to_string())
+            .collect();
+        let rungs: Vec<PlayerSpec> =
+            names.iter().map(|r| r.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?;
+        let mut pairings = Vec::new();
+        for p in g["pairings"].as_array().ok_or_else(|| bad("a ladder without pairings"))? {
+            let index = |k: &str| names.iter().position(|n| Some(n.as_str()) == p[k].as_str());
+            let (Some(ia), Some(ib)) = (index("a"), index("b")) else {
+                return Err(bad("a pairing of players not among the rungs"));
+            };
+            let n = |k: &str| p[k].as_u64().unwrap_or(0) as u32;
+            let (wins, draws, losses) = (n("wins"), n("draws"), n("losses"));
+            let games = wins + draws + losses;
+            let tally = Tally {
+                games,
+                wins,
+                draws,
+                losses,
+                plies: (p["plies"].as_f64().unwrap_or(0.0) * games as f64).round() as u64,
+                a_time: std::time::Duration::from_secs_f64(p["a_ms_a_move"].as_f64().unwrap_or(0.0) / 1000.0),
+                a_moves: 1,
+            };
+            pairings.push(Pairing { a: ia, b: ib, tally });
+        }
+        let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
+        println!("\n### {}/{}\n", g["game"].as_str().unwrap_or("?"), g["variant"].as_str().unwrap_or("?"));
+        print!("{}", markdown(&rungs, &pairings, &ratings));
+    }
+    Ok(())
 }

@@ -46,7 +46,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_concurrent: crate::config::MAX_CONCURRENT,
-            max_concurrent_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_concurrent_searches: crate::config::max_concurrent_searches(),
             default_search_time: Duration::from_millis(crate::config::DEFAULT_SEARCH_MS),
             max_search_time: Duration::from_millis(crate::config::MAX_SEARCH_MS),
             max_search_iterations: crate::config::MAX_SEARCH_ITERATIONS,
@@ -101,6 +101,18 @@ impl RulesService {
         RulesService { request_timeout: Some(timeout), ..self }
     }
 
+    // Why semaphores here and not tower's `GlobalConcurrencyLimitLayer` with
+    // `LoadShedLayer` around `RulesServer` (tonic answers tower's
+    // `Overloaded` with RESOURCE_EXHAUSTED too): a tower limit holds its
+    // permit until the response future completes, but a search outlives it.
+    // SuggestMove moves both permits into its blocking search, which runs
+    // until the search notices its stop flag; AnalyzeStream and AnalyzeGame
+    // answer with headers at once and then search for seconds, their
+    // permits held by the search thread until the stream ends. Under a tower
+    // limit a flood of streams would pass the cap. The search slots also
+    // apply to three methods of one service (tower would need a router by
+    // path in front of it), and the refusal names the limit to retry
+    // against. docs/reliability.md, "Load shedding", says the same.
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.in_flight.clone().try_acquire_owned().map_err(|_| {
             tracing::debug!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
@@ -382,14 +394,12 @@ impl Rules for RulesService {
             let rpc_span = tracing::Span::current();
             // The deadlines count from the call's arrival: time spent before
             // the search starts (parsing, a busy blocking pool) comes off it.
-            let cap_at = self.deadline_cap(caller_deadline).map(|c| received + c);
+            let cap = self.deadline_cap(caller_deadline);
             let mut engine_budget = engine_budget;
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                if let Some(at) = cap_at {
-                    let left = at.saturating_duration_since(Instant::now());
-                    engine_budget.time_limit = Some(engine_budget.time_limit.map_or(left, |t| t.min(left)));
-                }
+                engine_budget.time_limit =
+                    budget::thinking_time(engine_budget.time_limit, received, cap, Instant::now());
                 let search_span = tracing::info_span!(
                     parent: &rpc_span,
                     "search",
@@ -442,7 +452,7 @@ impl Rules for RulesService {
                 Some(d) if d.seconds < 0 || d.nanos < 0 => {
                     return Err(errors::bad_argument("report_interval", "the report interval must not be negative"))
                 }
-                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(Duration::from_millis(10)),
+                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(crate::config::MIN_REPORT_INTERVAL),
             };
             let stop = Arc::new(AtomicBool::new(false));
             let stop_on_drop = StopOnDrop(stop.clone());

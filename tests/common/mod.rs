@@ -144,6 +144,54 @@ pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// A child process (a `parlour serve`) killed and reaped when dropped,
+/// however the test ends.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A channel to the server starting at `url`, trying every 50 ms for up to
+/// 20 s (a child process needs a moment to listen); panics after that.
+pub async fn connect_when_up(url: &str) -> Channel {
+    let started = std::time::Instant::now();
+    loop {
+        match Channel::from_shared(url.to_string()).unwrap().connect().await {
+            Ok(c) => return c,
+            Err(_) if started.elapsed() < std::time::Duration::from_secs(20) => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await
+            }
+            Err(e) => panic!("parlour did not start at {url}: {e}"),
+        }
+    }
+}
+
+/// Sends SIGTERM to a child and waits up to 15 s for it to exit; its exit
+/// status, or None if it is still running.
+pub async fn terminate(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let pid = child.id().to_string();
+    std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < std::time::Duration::from_secs(15) {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    child.try_wait().unwrap()
+}
+
+/// Milliseconds.
+pub fn ms(n: u64) -> std::time::Duration {
+    std::time::Duration::from_millis(n)
+}
+
+/// A protobuf duration.
+pub fn pb_duration(d: std::time::Duration) -> prost_types::Duration {
+    prost_types::Duration { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 }
+}
+
 /// Resident memory of a process in KiB, from /proc (Linux); None elsewhere.
 pub fn rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

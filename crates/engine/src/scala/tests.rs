@@ -2,9 +2,9 @@
 //! rank as written; rank 4 is c..i, rank 5 b..j, ranks 6 and 9 a..k, ranks
 //! 7 and 8 a..d and h..k (e7..g8 is the hole), rank 3 d..h, rank 2 e..g.
 
-use super::board::{jumps, CELLS, NEIGHBORS};
+use super::board::{jumps, parse_cell, CELLS, NEIGHBORS};
 use super::*;
-use crate::bits::Bits;
+use crate::bits::{bit, Bits};
 use crate::error::ErrorKind;
 use crate::game::MoveKind;
 use crate::playout::{check_contract, check_position, perft};
@@ -522,7 +522,7 @@ fn a_player_with_no_legal_move_loses() {
 // ------------------------------------------------------------ perft
 
 /// Positions reached by seeded random play (seed 5, 24 plies) in each
-/// ruleset; their perft counts are in tests/perft.txt and agree with the
+/// ruleset; their perft counts are in scala/perft.txt and agree with the
 /// reference reading to depth 3 (checked in release; depth 2 here).
 const MID_ORIGINAL: &str = "to_move=white; white=f5,f6,g6,i6,h7,j7,d9,k9; black=j8,b9,f9,g9,h9,i9,c10,e10,g10,h11";
 const MID_ZILLIONS: &str = "to_move=white; white=c5,d5,h5,i5,c6,e6,f6,g6,c7,d7,j9; \
