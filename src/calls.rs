@@ -43,6 +43,8 @@ pub const MAX_MESSAGE: usize = 256;
 
 /// Who a call is about, for its span, log line and metrics.
 pub(crate) struct Call<'a> {
+    /// The gRPC service: [`SERVICE`], or the bench echo's (`crate::echo`).
+    pub(crate) service: &'static str,
     pub(crate) method: &'static str,
     /// The game as the request names it (client text; bounded by [`labels`]).
     pub(crate) game: &'a str,
@@ -54,7 +56,7 @@ pub(crate) struct Call<'a> {
 impl<'a> Call<'a> {
     pub(crate) fn new<T>(method: &'static str, req: &Request<T>, game: &'a str, variant: &'a str) -> Self {
         let parent = telemetry::tracing_enabled().then(|| telemetry::extract(req.metadata()));
-        Call { method, game, variant, parent }
+        Call { service: SERVICE, method, game, variant, parent }
     }
 }
 
@@ -186,6 +188,8 @@ impl fmt::Debug for Escaped<'_> {
 
 /// One method's constant names and its count of calls in flight.
 pub(crate) struct Method {
+    /// `parlour.v1.Rules`.
+    pub(crate) service: &'static str,
     /// `GenerateMoves`.
     pub(crate) name: &'static str,
     /// `parlour.v1.Rules/GenerateMoves`: `rpc.method` and the span's name.
@@ -197,16 +201,17 @@ pub(crate) struct Method {
 /// method names come from the code, not from clients).
 pub(crate) static METHODS: RwLock<Vec<&'static Method>> = RwLock::new(Vec::new());
 
-fn method(name: &'static str) -> &'static Method {
-    if let Some(m) = METHODS.read().unwrap_or_else(|e| e.into_inner()).iter().find(|m| m.name == name) {
+fn method(service: &'static str, name: &'static str) -> &'static Method {
+    let this = |m: &&&'static Method| m.name == name && m.service == service;
+    if let Some(m) = METHODS.read().unwrap_or_else(|e| e.into_inner()).iter().find(this) {
         return m;
     }
     let mut all = METHODS.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(m) = all.iter().find(|m| m.name == name) {
+    if let Some(m) = all.iter().find(this) {
         return m;
     }
-    let full: &'static str = Box::leak(format!("{SERVICE}/{name}").into_boxed_str());
-    let m: &'static Method = Box::leak(Box::new(Method { name, full, active: AtomicI64::new(0) }));
+    let full: &'static str = Box::leak(format!("{service}/{name}").into_boxed_str());
+    let m: &'static Method = Box::leak(Box::new(Method { service, name, full, active: AtomicI64::new(0) }));
     all.push(m);
     m
 }
@@ -280,8 +285,8 @@ pub(crate) async fn traced<T>(
     call: Call<'_>,
     fut: impl std::future::Future<Output = Result<Response<T>, Status>>,
 ) -> Result<Response<T>, Status> {
-    let Call { method: name, game, variant, parent } = call;
-    let method = method(name);
+    let Call { service, method: name, game, variant, parent } = call;
+    let method = method(service, name);
     let (game_label, variant_label) = labels(game, variant);
     // A `debug` span: the OpenTelemetry layer takes it when traces are
     // exported; the log layer formats it only when asked for debug lines.

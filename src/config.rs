@@ -15,14 +15,21 @@ pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 pub const REQUEST_TIMEOUT_MS: u64 = 30_000;
 /// `--max-concurrent`.
 pub const MAX_CONCURRENT: usize = 256;
-/// `--default-search-ms`.
-pub const DEFAULT_SEARCH_MS: u64 = 200;
+/// `--default-search-ms`: the thinking time of the `hard` level (a request
+/// naming neither a level nor a budget searches as `hard` does), read from
+/// the engine's one table of levels.
+pub const DEFAULT_SEARCH_MS: u64 = level_time_ms("hard");
 /// `--max-search-ms`.
 pub const MAX_SEARCH_MS: u64 = 10_000;
 /// `--max-search-iterations`.
 pub const MAX_SEARCH_ITERATIONS: u64 = 10_000_000;
 /// `--max-search-nodes`.
 pub const MAX_SEARCH_NODES: u64 = parlour_engine::search::DEFAULT_MAX_NODES;
+/// `--max-concurrent-searches`: one search a core (each keeps a core busy);
+/// 2 when the number of cores is unknown.
+pub fn max_concurrent_searches() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get())
+}
 /// `--drain-ms`.
 pub const DRAIN_MS: u64 = 0;
 /// `--shutdown-grace-ms`.
@@ -32,6 +39,10 @@ pub const SHUTDOWN_GRACE_MS: u64 = 30_000;
 pub const MAX_CONNECTIONS: usize = 1000;
 /// `--max-streams-per-connection`: HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`.
 pub const MAX_STREAMS_PER_CONNECTION: u32 = 100;
+/// `--max-active-calls-per-connection`: calls of one connection whose
+/// handlers run at once (tonic's per-connection concurrency limit); the
+/// others wait their turn, so connections share the CPU fairly.
+pub const MAX_ACTIVE_CALLS_PER_CONNECTION: usize = 8;
 /// `--max-open-streams`: calls open at once over all connections, from
 /// their headers until their reply is sent (unread replies count).
 pub const MAX_OPEN_STREAMS: usize = 2048;
@@ -45,8 +56,9 @@ pub const IDLE_TIMEOUT_MS: u64 = 300_000;
 pub const KEEPALIVE_INTERVAL_MS: u64 = 60_000;
 /// `--keepalive-timeout-ms`: a PING unanswered this long closes the connection.
 pub const KEEPALIVE_TIMEOUT_MS: u64 = 20_000;
-/// `--stream-grace-ms`: a call still open this long after its deadline (its
-/// reply stuck behind a client that does not read) gets its connection closed.
+/// `--stream-grace-ms`: a reply the client does not take for this long (its
+/// flow-control window stays closed), or a call still open this long after
+/// its deadline, gets its connection closed.
 pub const STREAM_GRACE_MS: u64 = 2_000;
 
 /// An AnalyzeStream report that cannot be handed to the connection within
@@ -57,6 +69,34 @@ pub const REPORT_DELIVERY_TIMEOUT: Duration = Duration::from_millis(500);
 /// request timeout) for the answer's trip; a tenth of the deadline when that
 /// is more, and never more than half the deadline.
 pub const DEADLINE_MARGIN_FLOOR: Duration = Duration::from_millis(10);
+
+/// The shortest interval between AnalyzeStream reports a request may ask for.
+pub const MIN_REPORT_INTERVAL: Duration = Duration::from_millis(10);
+
+/// The thinking time of the time-bound level `name`, in milliseconds, from
+/// [`parlour_engine::search::level::LEVELS`]; evaluated at compile time, so a
+/// level renamed or made iteration-bound stops the build here.
+const fn level_time_ms(name: &str) -> u64 {
+    let levels = &parlour_engine::search::level::LEVELS;
+    let mut i = 0;
+    while i < levels.len() {
+        if levels[i].name.len() == name.len() {
+            let (a, b) = (levels[i].name.as_bytes(), name.as_bytes());
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                match levels[i].time_limit {
+                    Some(t) => return t.as_millis() as u64,
+                    None => panic!("the default level is bound by iterations, not time"),
+                }
+            }
+        }
+        i += 1;
+    }
+    panic!("no level of that name")
+}
 
 /// Checks settings that would make a replica useless or break a promise,
 /// naming the flag: `--max-search-iterations 0` (would mean "unlimited"),
@@ -75,6 +115,7 @@ pub fn validate(c: &ServerConfig) -> Result<(), String> {
         ("--max-search-nodes", l.max_search_nodes as u128),
         ("--max-connections", t.max_connections as u128),
         ("--max-streams-per-connection", t.max_streams_per_connection as u128),
+        ("--max-active-calls-per-connection", t.max_active_calls_per_connection as u128),
         ("--max-open-streams", t.max_open_streams as u128),
         ("--max-health-watches", t.max_health_watches as u128),
         ("--handshake-timeout-ms", t.handshake_timeout.as_millis()),
@@ -103,9 +144,11 @@ fn zero_means(flag: &str) -> &'static str {
         "--max-search-iterations" => "mean unlimited iterations and break the determinism of iteration budgets",
         "--max-request-bytes" => "refuse every request while health says SERVING",
         "--request-timeout-ms" => "time out every call while health says SERVING",
-        "--max-concurrent" | "--max-concurrent-searches" | "--max-open-streams" | "--max-connections" => {
-            "refuse every call while health says SERVING"
-        }
+        "--max-concurrent"
+        | "--max-concurrent-searches"
+        | "--max-open-streams"
+        | "--max-connections"
+        | "--max-active-calls-per-connection" => "refuse every call while health says SERVING",
         _ => "make the server useless",
     }
 }

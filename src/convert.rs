@@ -143,15 +143,29 @@ pub fn check_kinds(d: &Description, state: &pb::GameState, v: &StateView) -> Res
 /// A state view as a `GameState`, in both forms: everything is read from
 /// the view, in the front's terms; nothing is parsed again.
 pub fn state(game: &dyn AnyGame, v: &StateView) -> pb::GameState {
-    state_in(game, v, pb::StateForm::Both as i32)
+    state_with(game, v, pb::StateForm::Both, true)
 }
 
-/// A state in the form a request asked for (text, structured or both);
-/// only the asked form is built.
-pub fn state_in(game: &dyn AnyGame, v: &StateView, form: i32) -> pb::GameState {
+/// Whether a request's `view` is the full one (the default is the basic
+/// view, issue #25).
+pub fn is_full(view: i32) -> bool {
+    view == pb::ReplyView::Full as i32
+}
+
+/// A state in the form a request asked for (text by default, structured or
+/// both), with the position keys in the full view only; only what is asked
+/// is built.
+pub fn state_in(game: &dyn AnyGame, v: &StateView, form: i32, view: i32) -> pb::GameState {
+    let form = match pb::StateForm::try_from(form).unwrap_or_default() {
+        pb::StateForm::Unspecified => pb::StateForm::Text,
+        f => f,
+    };
+    state_with(game, v, form, is_full(view))
+}
+
+fn state_with(game: &dyn AnyGame, v: &StateView, form: pb::StateForm, keys: bool) -> pb::GameState {
     let d = game.description();
     let seats = d.seats();
-    let form = pb::StateForm::try_from(form).unwrap_or_default();
     let text = form != pb::StateForm::Structured;
     let structured = form != pb::StateForm::Text;
     pb::GameState {
@@ -185,18 +199,14 @@ pub fn state_in(game: &dyn AnyGame, v: &StateView, form: i32) -> pb::GameState {
         role: v.role.unwrap_or_default().to_string(),
         result: Some(result(d, v)),
         match_standing: v.standing.as_ref().map(|m| standing(d, m)),
-        ..key_fields(game, v)
+        ..if keys { key_fields(game, v) } else { pb::GameState::default() }
     }
 }
 
-/// A move in the view a request asked for: the basic view leaves out the
-/// cells passed over.
+/// A move in the view a request asked for: the basic view (the default)
+/// leaves out the cells passed over.
 pub fn mv_in(d: &Description, m: &MoveView, view: i32) -> pb::Move {
-    let mut out = mv(d, m);
-    if view == pb::ReplyView::Basic as i32 {
-        out.passed.clear();
-    }
-    out
+    mv_with(d, m, is_full(view))
 }
 
 /// How a state's game stands.
@@ -241,6 +251,10 @@ fn kind(k: MoveKind) -> pb::MoveKind {
 
 /// A move view as a `Move`.
 pub fn mv(d: &Description, m: &MoveView) -> pb::Move {
+    mv_with(d, m, true)
+}
+
+fn mv_with(d: &Description, m: &MoveView, passed_too: bool) -> pb::Move {
     let MoveDetails { kind: k, from, to, path, passed, captured, bid, placed } = &m.details;
     pb::Move {
         notation: m.notation.clone(),
@@ -248,7 +262,7 @@ pub fn mv(d: &Description, m: &MoveView) -> pb::Move {
         from_cell: from.map(|c| cell(d, c)).unwrap_or_default(),
         to_cell: to.map(|c| cell(d, c)).unwrap_or_default(),
         path: cells(d, path),
-        passed: cells(d, passed),
+        passed: if passed_too { cells(d, passed) } else { vec![] },
         captured: cells(d, captured),
         bid: *bid,
         placed: placed.map(|(owner, k)| pb::Piece {
@@ -316,7 +330,7 @@ fn standing(d: &Description, m: &MatchStanding) -> pb::MatchStanding {
 /// An evaluation as an `EvaluateResponse`.
 pub fn evaluation(game: &dyn AnyGame, v: &StateView, e: &Evaluation, view: i32, form: i32) -> pb::EvaluateResponse {
     let d = game.description();
-    let basic = view == pb::ReplyView::Basic as i32;
+    let basic = !is_full(view);
     pb::EvaluateResponse {
         reason: v.result.reason.unwrap_or_default().to_string(),
         winner_seats: seat_names(d, &v.result.winner_seats),
@@ -334,7 +348,7 @@ pub fn evaluation(game: &dyn AnyGame, v: &StateView, e: &Evaluation, view: i32, 
             })
             .collect(),
         r#match: e.match_standing.as_ref().map(|m| standing(d, m)),
-        state: Some(state_in(game, v, form)),
+        state: Some(state_in(game, v, form, view)),
     }
 }
 

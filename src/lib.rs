@@ -15,6 +15,7 @@
 pub mod calls;
 pub mod config;
 pub mod convert;
+pub mod echo;
 pub mod errors;
 pub mod render;
 pub mod server;

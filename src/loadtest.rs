@@ -4,7 +4,11 @@
 //! any rules call can reach), then GenerateMoves, ApplyMove and Evaluate of
 //! each game, and prints one markdown table: requests per second, p50 and
 //! p99 latency, and each cell's throughput as a share of the health Check's
-//! at the same concurrency.
+//! at the same concurrency, and — when the server runs with
+//! `--bench-echo` — as a share of its own echo floor: the same request to
+//! `parlour.bench.Echo`, which answers the same reply bytes through the same
+//! server stack with no rules work (`parlour::echo`), measured right after
+//! the call.
 //!
 //! Every cell keeps `streams` calls in flight (each stream sends its next
 //! call when the last one is answered), spread over at most `--connections`
@@ -67,6 +71,14 @@ pub struct BenchArgs {
     /// Calls to measure, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "generate-moves,apply-move,evaluate")]
     pub calls: Vec<Call>,
+    /// The view the requests ask for (AIP-157): `unspecified` (the
+    /// server's default), `basic` or `full`.
+    #[arg(long, value_enum, default_value = "unspecified")]
+    pub view: View,
+    /// The state form the requests ask for: `unspecified` (the server's
+    /// default), `text`, `structured` or `both`.
+    #[arg(long, value_enum, default_value = "unspecified")]
+    pub state_form: Form,
     /// Instead of loading, write gRPC-framed request bodies for h2load
     /// (`<game>.<Call>.bin`, `health.Check.bin`) into this directory and
     /// print h2load command lines (docs/performance.md).
@@ -86,6 +98,8 @@ impl BenchArgs {
             concurrency: vec![1, 16, 64],
             connections: 4,
             calls: vec![Call::GenerateMoves, Call::ApplyMove, Call::Evaluate],
+            view: View::Unspecified,
+            state_form: Form::Unspecified,
             h2load_bodies: None,
         }
     }
@@ -106,6 +120,44 @@ impl Call {
             Call::ApplyMove => "ApplyMove",
             Call::Evaluate => "Evaluate",
         }
+    }
+}
+
+/// The `view` of the requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum View {
+    Unspecified,
+    Basic,
+    Full,
+}
+
+impl View {
+    fn pb(self) -> i32 {
+        (match self {
+            View::Unspecified => pb::ReplyView::Unspecified,
+            View::Basic => pb::ReplyView::Basic,
+            View::Full => pb::ReplyView::Full,
+        }) as i32
+    }
+}
+
+/// The `state_form` of the requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Form {
+    Unspecified,
+    Text,
+    Structured,
+    Both,
+}
+
+impl Form {
+    fn pb(self) -> i32 {
+        (match self {
+            Form::Unspecified => pb::StateForm::Unspecified,
+            Form::Text => pb::StateForm::Text,
+            Form::Structured => pb::StateForm::Structured,
+            Form::Both => pb::StateForm::Both,
+        }) as i32
     }
 }
 
@@ -150,6 +202,26 @@ pub struct Row {
     /// Throughput as a share of the health Check's at the same concurrency
     /// (mean of the Check measured before and after the games), in percent.
     pub of_health: Option<f64>,
+    /// The echo floor of this call (the same request to
+    /// `parlour.bench.Echo`, measured right after it), when served.
+    pub floor: Option<Floor>,
+    /// Legal moves in the load position (GenerateMoves rows).
+    pub moves: Option<usize>,
+}
+
+/// A call's echo floor.
+#[derive(Clone, Copy, Debug)]
+pub struct Floor {
+    pub per_second: f64,
+    pub p50: Duration,
+    pub p99: Duration,
+}
+
+impl Row {
+    /// Throughput as a share of the call's echo floor, in percent.
+    pub fn of_floor(&self) -> Option<f64> {
+        self.floor.filter(|f| f.per_second > 0.0).map(|f| 100.0 * self.per_second / f.per_second)
+    }
 }
 
 /// What a run measured.
@@ -158,21 +230,37 @@ pub struct Report {
     pub rows: Vec<Row>,
 }
 
-/// The share of health throughput GenerateMoves and ApplyMove should reach
-/// at 64 streams (a target shown, not enforced).
-pub const TARGET_SHARE: f64 = 85.0;
+/// Issue #25's targets at 64 streams (shown, not enforced): every call's
+/// share of its echo floor,
+pub const FLOOR_SHARE: f64 = 80.0;
+/// ApplyMove's and Evaluate's share of the health Check,
+pub const APPLY_SHARE: f64 = 50.0;
+/// GenerateMoves' share of the health Check where the position has up to
+/// [`FEW_MOVES`] moves,
+pub const GENERATE_SHARE: f64 = 40.0;
+/// and where it has more.
+pub const GENERATE_MANY_SHARE: f64 = 25.0;
+/// Where "few moves" ends.
+pub const FEW_MOVES: usize = 60;
 
 impl Report {
     /// The results as a markdown table, then the target check.
     pub fn markdown(&self) -> String {
         let mut t = String::new();
-        t.push_str("| game | call | streams | conns | req/s | p50 µs | p99 µs | % of health | reply B | errors |\n");
-        t.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        t.push_str(
+            "| game | call | streams | conns | req/s | p50 µs | p99 µs | % of health | floor req/s | floor p50/p99 µs \
+             | % of floor | reply B | errors |\n",
+        );
+        t.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+        let pct = |v: Option<f64>| v.map(|s| format!("{s:.0} %")).unwrap_or_else(|| "—".into());
         for r in &self.rows {
-            let share = r.of_health.map(|s| format!("{s:.0} %")).unwrap_or_else(|| "—".into());
+            let (floor, floor_lat) = match r.floor {
+                Some(f) => (format!("{:.0}", f.per_second), format!("{}/{}", f.p50.as_micros(), f.p99.as_micros())),
+                None => ("—".into(), "—".into()),
+            };
             let _ = writeln!(
                 t,
-                "| {} | {} | {} | {} | {:.0} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {:.0} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 r.game,
                 r.call,
                 r.streams,
@@ -180,30 +268,58 @@ impl Report {
                 r.per_second,
                 r.p50.as_micros(),
                 r.p99.as_micros(),
-                share,
+                pct(r.of_health),
+                floor,
+                floor_lat,
+                pct(r.of_floor()),
                 r.reply_bytes,
                 r.errors
             );
         }
-        let judged: Vec<&Row> = self
-            .rows
-            .iter()
-            .filter(|r| r.streams == 64 && (r.call == "GenerateMoves" || r.call == "ApplyMove"))
-            .filter(|r| r.of_health.is_some())
-            .collect();
+        let judged: Vec<&Row> =
+            self.rows.iter().filter(|r| r.streams == 64 && r.call != "Check" && r.of_health.is_some()).collect();
         if !judged.is_empty() {
-            let missed: Vec<String> = judged
-                .iter()
-                .filter(|r| r.of_health.unwrap_or(0.0) < TARGET_SHARE)
-                .map(|r| format!("{} {} ({:.0} %)", r.game, r.call, r.of_health.unwrap_or(0.0)))
-                .collect();
-            let _ = writeln!(
-                t,
-                "\nTarget: GenerateMoves and ApplyMove at 64 streams reach {TARGET_SHARE:.0} % of the health \
-                 Check's throughput: {} of {} met{}",
-                judged.len() - missed.len(),
-                judged.len(),
-                if missed.is_empty() { String::new() } else { format!("; missed: {}", missed.join(", ")) }
+            t.push_str("\nTargets (issue #25) at 64 streams:\n");
+            let mut check = |what: &str, rows: Vec<(&Row, Option<f64>, f64)>| {
+                let missed: Vec<String> = rows
+                    .iter()
+                    .filter(|(_, v, target)| v.is_some_and(|v| v < *target))
+                    .map(|(r, v, _)| format!("{} {} ({:.0} %)", r.game, r.call, v.unwrap_or(0.0)))
+                    .collect();
+                let known = rows.iter().filter(|(_, v, _)| v.is_some()).count();
+                if known == 0 {
+                    let _ = writeln!(t, "- {what}: not measured");
+                    return;
+                }
+                let _ = writeln!(
+                    t,
+                    "- {what}: {} of {known} met{}",
+                    known - missed.len(),
+                    if missed.is_empty() { String::new() } else { format!("; missed: {}", missed.join(", ")) }
+                );
+            };
+            check(
+                &format!("every call at least {FLOOR_SHARE:.0} % of its echo floor"),
+                judged.iter().map(|r| (*r, r.of_floor(), FLOOR_SHARE)).collect(),
+            );
+            check(
+                &format!("ApplyMove and Evaluate at least {APPLY_SHARE:.0} % of the health Check"),
+                judged.iter().filter(|r| r.call != "GenerateMoves").map(|r| (*r, r.of_health, APPLY_SHARE)).collect(),
+            );
+            check(
+                &format!(
+                    "GenerateMoves at least {GENERATE_SHARE:.0} % of the health Check (up to {FEW_MOVES} moves), \
+                     {GENERATE_MANY_SHARE:.0} % (more)"
+                ),
+                judged
+                    .iter()
+                    .filter(|r| r.call == "GenerateMoves")
+                    .map(|r| {
+                        let target =
+                            if r.moves.unwrap_or(0) <= FEW_MOVES { GENERATE_SHARE } else { GENERATE_MANY_SHARE };
+                        (*r, r.of_health, target)
+                    })
+                    .collect(),
             );
         }
         t
@@ -334,13 +450,49 @@ struct Requests {
     apply: pb::ApplyMoveRequest,
     evaluate: pb::EvaluateRequest,
     bytes: [usize; 3],
+    /// Legal moves in the position.
+    moves: usize,
 }
 
-async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) -> anyhow::Result<Requests> {
+/// The path of a rules call, and of its echo floor.
+fn path(service: &str, call: Call) -> String {
+    format!("/{service}/{}", call.name())
+}
+
+/// One unary call to `path` with the generated client's codec (so a floor
+/// call costs the client what the rules call does).
+async fn unary<Q, A>(channel: Channel, path: &'static str, req: Q) -> Result<A, tonic::Status>
+where
+    Q: Message + Send + Sync + 'static,
+    A: Message + Default + Send + Sync + 'static,
+{
+    let mut grpc = tonic::client::Grpc::new(channel);
+    grpc.ready().await.map_err(|e| tonic::Status::unknown(format!("service not ready: {e}")))?;
+    let path = http::uri::PathAndQuery::from_static(path);
+    Ok(grpc.unary(tonic::Request::new(req), path, tonic_prost::ProstCodec::default()).await?.into_inner())
+}
+
+/// The echo floor's path of a call.
+fn echo_path(call: Call) -> &'static str {
+    match call {
+        Call::GenerateMoves => "/parlour.bench.Echo/GenerateMoves",
+        Call::ApplyMove => "/parlour.bench.Echo/ApplyMove",
+        Call::Evaluate => "/parlour.bench.Echo/Evaluate",
+    }
+}
+
+async fn prepare(
+    channel: Channel,
+    args: &BenchArgs,
+    game: &str,
+    variant: &str,
+    position: &str,
+) -> anyhow::Result<Requests> {
     let mut client = RulesClient::new(channel);
+    let (view, state_form) = (args.view.pb(), args.state_form.pb());
     let state =
         GameState { game: game.into(), variant: variant.into(), position: position.into(), ..Default::default() };
-    let generate = pb::GenerateMovesRequest { state: Some(state.clone()), ..Default::default() };
+    let generate = pb::GenerateMovesRequest { state: Some(state.clone()), view, state_form, ..Default::default() };
     let listed = client
         .generate_moves(generate.clone())
         .await
@@ -353,11 +505,13 @@ async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) ->
     let apply = pb::ApplyMoveRequest {
         state: Some(state.clone()),
         r#move: Some(pb::Move { notation: mv.notation.clone(), ..Default::default() }),
+        view,
+        state_form,
         ..Default::default()
     };
     let applied =
         client.apply_move(apply.clone()).await.with_context(|| format!("{game}:{variant}: ApplyMove"))?.into_inner();
-    let evaluate = pb::EvaluateRequest { state: Some(state), ..Default::default() };
+    let evaluate = pb::EvaluateRequest { state: Some(state), view, state_form };
     let evaluated =
         client.evaluate(evaluate.clone()).await.with_context(|| format!("{game}:{variant}: Evaluate"))?.into_inner();
     Ok(Requests {
@@ -365,7 +519,30 @@ async fn prepare(channel: Channel, game: &str, variant: &str, position: &str) ->
         apply,
         evaluate,
         bytes: [listed.encoded_len(), applied.encoded_len(), evaluated.encoded_len()],
+        moves: listed.moves.len(),
     })
+}
+
+/// Whether the server has the echo floor, checked with one call per request
+/// kind of `req`: its reply must be the rules call's, byte for byte.
+async fn echo_served(channel: &Channel, req: &Requests, game: &str) -> anyhow::Result<bool> {
+    let echo =
+        unary::<_, pb::GenerateMovesResponse>(channel.clone(), echo_path(Call::GenerateMoves), req.generate.clone())
+            .await;
+    match echo {
+        Err(s) if s.code() == tonic::Code::Unimplemented => return Ok(false),
+        Err(s) => bail!("{game}: the echo floor failed: {s}"),
+        Ok(r) if r.encoded_len() != req.bytes[0] => {
+            bail!("{game}: the echo floor answered {} bytes, GenerateMoves {}", r.encoded_len(), req.bytes[0])
+        }
+        Ok(_) => {}
+    }
+    let a = unary::<_, pb::ApplyMoveResponse>(channel.clone(), echo_path(Call::ApplyMove), req.apply.clone()).await?;
+    let e = unary::<_, pb::EvaluateResponse>(channel.clone(), echo_path(Call::Evaluate), req.evaluate.clone()).await?;
+    if [a.encoded_len(), e.encoded_len()] != req.bytes[1..] {
+        bail!("{game}: the echo floor's replies differ in size from the rules calls'");
+    }
+    Ok(true)
 }
 
 /// Runs the load test and returns the table's rows. Progress goes to stderr.
@@ -380,8 +557,14 @@ pub async fn run(args: &BenchArgs) -> anyhow::Result<Report> {
         channels.push(connect(&args.addr).await?);
     }
     let mut requests = Vec::new();
+    let mut floors = true;
     for &(game, variant, position) in &games {
-        requests.push(prepare(channels[0].clone(), game, variant, position).await?);
+        let req = prepare(channels[0].clone(), args, game, variant, position).await?;
+        floors &= echo_served(&channels[0], &req, game).await?;
+        requests.push(req);
+    }
+    if !floors {
+        eprintln!("no echo floor: start the server with --bench-echo to measure each call's floor");
     }
     let health_bytes = HealthClient::new(channels[0].clone())
         .check(HealthCheckRequest { service: String::new() })
@@ -414,6 +597,8 @@ pub async fn run(args: &BenchArgs) -> anyhow::Result<Report> {
                 p99: m.3,
                 reply_bytes: bytes,
                 of_health: None,
+                floor: None,
+                moves: None,
             }
         };
         eprintln!("{streams} streams over {} connections", conns.len());
@@ -427,34 +612,20 @@ pub async fn run(args: &BenchArgs) -> anyhow::Result<Report> {
             };
             for &call in &args.calls {
                 eprintln!("  {name} {}", call.name());
-                let m = match call {
-                    Call::GenerateMoves => {
-                        let r = req.generate.clone();
-                        measure(conns, streams, warmup, duration, move |ch: Channel| {
-                            let r = r.clone();
-                            async move { RulesClient::new(ch).generate_moves(r).await.map(|_| ()) }
-                        })
-                        .await
-                    }
-                    Call::ApplyMove => {
-                        let r = req.apply.clone();
-                        measure(conns, streams, warmup, duration, move |ch: Channel| {
-                            let r = r.clone();
-                            async move { RulesClient::new(ch).apply_move(r).await.map(|_| ()) }
-                        })
-                        .await
-                    }
-                    Call::Evaluate => {
-                        let r = req.evaluate.clone();
-                        measure(conns, streams, warmup, duration, move |ch: Channel| {
-                            let r = r.clone();
-                            async move { RulesClient::new(ch).evaluate(r).await.map(|_| ()) }
-                        })
-                        .await
-                    }
-                };
+                let m = measure_call(conns, streams, warmup, duration, req, call, false).await;
                 let bytes = req.bytes[call as usize];
-                cells.push(row(name.clone(), call.name(), m, bytes));
+                let mut cell = row(name.clone(), call.name(), m, bytes);
+                if call == Call::GenerateMoves {
+                    cell.moves = Some(req.moves);
+                }
+                if floors {
+                    let f = measure_call(conns, streams, warmup, duration, req, call, true).await;
+                    if let Some(e) = &f.4 {
+                        eprintln!("  {name} {} floor: {} errors, first: {e}", call.name(), f.1);
+                    }
+                    cell.floor = Some(Floor { per_second: f.0 as f64 / duration.as_secs_f64(), p50: f.2, p99: f.3 });
+                }
+                cells.push(cell);
             }
         }
         let after = row("health (after)".into(), "Check", health().await, health_bytes);
@@ -469,6 +640,42 @@ pub async fn run(args: &BenchArgs) -> anyhow::Result<Report> {
         report.rows.push(after);
     }
     Ok(report)
+}
+
+/// Measures `call` of one game (or its echo floor).
+async fn measure_call(
+    conns: &[Channel],
+    streams: usize,
+    warmup: Duration,
+    duration: Duration,
+    req: &Requests,
+    call: Call,
+    floor: bool,
+) -> (u64, u64, Duration, Duration, Option<String>) {
+    macro_rules! run {
+        ($field:ident, $method:ident, $resp:ty) => {{
+            let r = req.$field.clone();
+            if floor {
+                let path = echo_path(call);
+                measure(conns, streams, warmup, duration, move |ch: Channel| {
+                    let r = r.clone();
+                    async move { unary::<_, $resp>(ch, path, r).await.map(|_| ()) }
+                })
+                .await
+            } else {
+                measure(conns, streams, warmup, duration, move |ch: Channel| {
+                    let r = r.clone();
+                    async move { RulesClient::new(ch).$method(r).await.map(|_| ()) }
+                })
+                .await
+            }
+        }};
+    }
+    match call {
+        Call::GenerateMoves => run!(generate, generate_moves, pb::GenerateMovesResponse),
+        Call::ApplyMove => run!(apply, apply_move, pb::ApplyMoveResponse),
+        Call::Evaluate => run!(evaluate, evaluate, pb::EvaluateResponse),
+    }
 }
 
 /// A message as a gRPC request body: the uncompressed flag, the length
@@ -491,19 +698,27 @@ pub async fn write_h2load_bodies(args: &BenchArgs, dir: &std::path::Path) -> any
     let streams = args.concurrency.iter().copied().max().unwrap_or(64);
     let conns = args.connections.clamp(1, streams.max(1));
     let mut lines = Vec::new();
-    let mut write = |name: &str, path: &str, body: Vec<u8>| -> anyhow::Result<()> {
+    // A body's h2load line (and, for a rules call, its echo floor's: the
+    // same body to `parlour.bench.Echo`, served with `serve --bench-echo`).
+    let write = |lines: &mut Vec<String>, name: &str, path: &str, body: Vec<u8>| -> anyhow::Result<()> {
         let file = dir.join(format!("{name}.bin"));
         std::fs::write(&file, body).with_context(|| format!("write {}", file.display()))?;
-        lines.push(format!(
+        let line = format!(
             "h2load -D 10 -c {conns} -m {} -H 'content-type: application/grpc' -H 'te: trailers' -d {} {base}{path}",
             streams.div_ceil(conns),
             file.display()
-        ));
+        );
+        let floor =
+            path.starts_with("/parlour.v1.Rules/").then(|| line.replace("/parlour.v1.Rules/", "/parlour.bench.Echo/"));
+        lines.push(line);
+        lines.extend(floor);
         Ok(())
     };
-    write("health.Check", "/grpc.health.v1.Health/Check", grpc_frame(&HealthCheckRequest { service: String::new() }))?;
+    let check = grpc_frame(&HealthCheckRequest { service: String::new() });
+    write(&mut lines, "health.Check", "/grpc.health.v1.Health/Check", check)?;
+    write(&mut lines, "ListGames", "/parlour.v1.Rules/ListGames", grpc_frame(&pb::ListGamesRequest {}))?;
     for (game, variant, position) in selected(&args.games)? {
-        let req = prepare(channel.clone(), game, variant, position).await?;
+        let req = prepare(channel.clone(), args, game, variant, position).await?;
         let stem = format!("{game}-{variant}");
         for &call in &args.calls {
             let body = match call {
@@ -511,7 +726,7 @@ pub async fn write_h2load_bodies(args: &BenchArgs, dir: &std::path::Path) -> any
                 Call::ApplyMove => grpc_frame(&req.apply),
                 Call::Evaluate => grpc_frame(&req.evaluate),
             };
-            write(&format!("{stem}.{}", call.name()), &format!("/parlour.v1.Rules/{}", call.name()), body)?;
+            write(&mut lines, &format!("{stem}.{}", call.name()), &path("parlour.v1.Rules", call), body)?;
         }
     }
     Ok(lines)
@@ -554,10 +769,16 @@ mod tests {
 
     impl Server {
         async fn start() -> Server {
+            Server::with_echo(false).await
+        }
+
+        /// With the bench echo floor (`serve --bench-echo`) or without.
+        async fn with_echo(bench_echo: bool) -> Server {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
             let addr = listener.local_addr().unwrap();
             let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-            tokio::spawn(parlour::run(listener, parlour::ServerConfig::default(), async move {
+            let config = parlour::ServerConfig { bench_echo, ..Default::default() };
+            tokio::spawn(parlour::run(listener, config, async move {
                 let _ = stopped.await;
             }));
             Server { addr, _stop: stop }
@@ -570,7 +791,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_short_run_prints_a_row_per_cell() {
-        let server = Server::start().await;
+        let server = Server::with_echo(true).await;
         let args = BenchArgs {
             // Short, but not so short that a loaded machine answers nothing
             // in a window (this checks the table, not the speed).
@@ -594,12 +815,45 @@ mod tests {
         }
         let cells: Vec<_> = report.rows.iter().filter(|r| r.call != "Check").collect();
         assert!(cells.iter().all(|r| r.of_health.is_some()));
+        assert!(cells.iter().all(|r| r.floor.is_some() && r.of_floor().is_some()), "every call has its floor");
         assert!(cells.iter().any(|r| r.game == "shoulder-to-shoulder:two-player" && r.call == "ApplyMove"));
         let table = report.markdown();
         assert!(table.starts_with("| game | call | streams |"), "{table}");
         let rows = table.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| game") && !l.starts_with("| ---"));
         assert_eq!(rows.count(), report.rows.len(), "{table}");
         assert!(!table.contains("Target:"), "targets are judged at 64 streams only");
+    }
+
+    /// The echo floor answers the rules call's reply, byte for byte, and
+    /// only when the server is started with it.
+    #[tokio::test]
+    async fn the_echo_floor_answers_the_rules_reply_and_only_when_asked() {
+        use parlour::pb;
+        let req = pb::ApplyMoveRequest {
+            state: Some(pb::GameState { game: "squeeze".into(), ..Default::default() }),
+            r#move: Some(pb::Move { notation: "pass".into(), ..Default::default() }),
+            ..Default::default()
+        };
+        let (game, _, position) = positions().into_iter().find(|p| p.0 == "scala").unwrap();
+        let state = pb::GameState { game: game.into(), position: position.into(), ..Default::default() };
+        let generate = pb::GenerateMovesRequest { state: Some(state), ..Default::default() };
+        for echo in [true, false] {
+            let server = Server::with_echo(echo).await;
+            let ch = super::connect(&server.url()).await.unwrap();
+            let real = pb::rules_client::RulesClient::new(ch.clone()).generate_moves(generate.clone()).await.unwrap();
+            for path in ["/parlour.bench.Echo/GenerateMoves", "/parlour.bench.BareEcho/GenerateMoves"] {
+                let floor = super::unary::<_, pb::GenerateMovesResponse>(ch.clone(), path, generate.clone()).await;
+                match floor {
+                    Ok(reply) => assert!(echo && reply == *real.get_ref(), "{path}"),
+                    Err(s) => assert!(!echo && s.code() == tonic::Code::Unimplemented, "{path}: {s:?}"),
+                }
+            }
+            // A refused call is refused by the echo too (and never kept).
+            let refused =
+                super::unary::<_, pb::ApplyMoveResponse>(ch, "/parlour.bench.Echo/ApplyMove", req.clone()).await;
+            let code = refused.unwrap_err().code();
+            assert_eq!(code, if echo { tonic::Code::InvalidArgument } else { tonic::Code::Unimplemented });
+        }
     }
 
     #[tokio::test]
@@ -618,7 +872,9 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("parlour-h2load-{}", std::process::id()));
         let args = BenchArgs { games: vec!["scala".into()], ..BenchArgs::new(server.url()) };
         let lines = super::write_h2load_bodies(&args, &dir).await.expect("bodies written");
-        assert_eq!(lines.len(), 4, "{lines:?}");
+        // Check, ListGames and three calls, each of the last four with its echo floor.
+        assert_eq!(lines.len(), 1 + 2 * 4, "{lines:?}");
+        assert!(lines[4].ends_with("/parlour.bench.Echo/GenerateMoves"), "{lines:?}");
         assert!(lines[0].starts_with("h2load ") && lines[0].ends_with("/grpc.health.v1.Health/Check"), "{lines:?}");
         assert_eq!(std::fs::read(dir.join("health.Check.bin")).unwrap(), [0, 0, 0, 0, 0]);
         let body = std::fs::read(dir.join("scala-original.GenerateMoves.bin")).unwrap();

@@ -101,6 +101,14 @@ struct ServeArgs {
     /// SETTINGS_MAX_CONCURRENT_STREAMS).
     #[arg(long, env = "PARLOUR_MAX_STREAMS_PER_CONNECTION", default_value_t = defaults::MAX_STREAMS_PER_CONNECTION)]
     max_streams_per_connection: u32,
+    /// Calls of one connection worked on at once; the others wait their
+    /// turn, so one connection's burst cannot take the CPU from the others.
+    #[arg(
+        long,
+        env = "PARLOUR_MAX_ACTIVE_CALLS_PER_CONNECTION",
+        default_value_t = defaults::MAX_ACTIVE_CALLS_PER_CONNECTION
+    )]
+    max_active_calls_per_connection: usize,
     /// Calls open at once over all connections, unread replies included;
     /// more are refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "PARLOUR_MAX_OPEN_STREAMS", default_value_t = defaults::MAX_OPEN_STREAMS)]
@@ -123,8 +131,9 @@ struct ServeArgs {
     /// A PING unanswered this long closes the connection, in milliseconds.
     #[arg(long, env = "PARLOUR_KEEPALIVE_TIMEOUT_MS", default_value_t = defaults::KEEPALIVE_TIMEOUT_MS)]
     keepalive_timeout_ms: u64,
-    /// A call whose reply is still unsent this long after its deadline (the
-    /// client does not read) gets its connection closed, in milliseconds.
+    /// A reply the client does not take for this long (it does not read), or
+    /// a call still open this long after its deadline, gets its connection
+    /// closed, in milliseconds.
     #[arg(long, env = "PARLOUR_STREAM_GRACE_MS", default_value_t = defaults::STREAM_GRACE_MS)]
     stream_grace_ms: u64,
     /// Origins whose pages may call the API from the browser (CORS), e.g.
@@ -135,6 +144,12 @@ struct ServeArgs {
     /// Do not serve the playground at `/` (gRPC, gRPC-Web and JSON stay).
     #[arg(long, env = "PARLOUR_NO_PLAYGROUND")]
     no_playground: bool,
+    /// Also serve the bench-only echo floor (`parlour.bench.Echo`,
+    /// `parlour.bench.BareEcho`: each rules call's reply bytes, kept from
+    /// the first answer) for `parlour bench` and h2load; see
+    /// docs/performance.md. Never in production.
+    #[arg(long)]
+    bench_echo: bool,
     /// Log format.
     #[arg(long, env = "PARLOUR_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     log_format: LogFormat,
@@ -180,7 +195,7 @@ async fn main() -> anyhow::Result<()> {
                     max_concurrent: a.max_concurrent,
                     max_concurrent_searches: a
                         .max_concurrent_searches
-                        .unwrap_or(parlour::service::Limits::default().max_concurrent_searches),
+                        .unwrap_or_else(defaults::max_concurrent_searches),
                     default_search_time: Duration::from_millis(a.default_search_ms),
                     max_search_time: Duration::from_millis(a.max_search_ms),
                     max_search_iterations: a.max_search_iterations,
@@ -190,6 +205,7 @@ async fn main() -> anyhow::Result<()> {
                 transport: TransportLimits {
                     max_connections: a.max_connections,
                     max_streams_per_connection: a.max_streams_per_connection,
+                    max_active_calls_per_connection: a.max_active_calls_per_connection,
                     max_open_streams: a.max_open_streams,
                     max_health_watches: a.max_health_watches,
                     handshake_timeout: Duration::from_millis(a.handshake_timeout_ms),
@@ -203,6 +219,7 @@ async fn main() -> anyhow::Result<()> {
                     playground: !a.no_playground,
                     ..Default::default()
                 },
+                bench_echo: a.bench_echo,
             };
             let read =
                 |p: &std::path::Path| std::fs::read(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()));

@@ -35,6 +35,9 @@ pub struct ServerConfig {
     pub transport: TransportLimits,
     /// The web front: gRPC-Web, JSON, CORS, the playground (`crate::web`).
     pub web: crate::web::WebConfig,
+    /// Also serve the bench-only echo floor (`crate::echo`,
+    /// `parlour serve --bench-echo`); never on by default.
+    pub bench_echo: bool,
 }
 
 /// PEM-encoded TLS material.
@@ -59,6 +62,7 @@ impl Default for ServerConfig {
             tls: None,
             transport: TransportLimits::default(),
             web: crate::web::WebConfig::default(),
+            bench_echo: false,
         }
     }
 }
@@ -91,6 +95,13 @@ pub async fn run(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
 
+    let echo = config.bench_echo.then(|| {
+        tracing::warn!(
+            "bench echo on (--bench-echo): parlour.bench.Echo and BareEcho answer kept replies; not for production"
+        );
+        crate::echo::services(service.clone(), config.limits.max_concurrent, config.max_request_bytes)
+    });
+    let (echo, bare_echo) = echo.map_or((None, None), |(e, b)| (Some(e), Some(b)));
     let rules = RulesServer::new(service)
         .max_decoding_message_size(config.max_request_bytes)
         .max_encoding_message_size(16 * 1024 * 1024);
@@ -126,6 +137,9 @@ pub async fn run(
     let serve = tonic::transport::Server::builder()
         .accept_http1(true)
         .max_concurrent_streams(t.max_streams_per_connection)
+        // Connections take turns: a burst on one (a thousand calls whose
+        // replies it never reads) queues behind its own calls, not others'.
+        .concurrency_limit_per_connection(t.max_active_calls_per_connection)
         .http2_keepalive_interval(keepalive)
         .http2_keepalive_timeout(Some(t.keepalive_timeout))
         .layer(crate::web::layers(&web))
@@ -136,6 +150,8 @@ pub async fn run(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(rules)
+        .add_optional_service(echo)
+        .add_optional_service(bare_echo)
         .serve_with_incoming_shutdown(incoming, signal);
     let grace = config.shutdown_grace;
     let deadline = async move {

@@ -46,7 +46,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_concurrent: crate::config::MAX_CONCURRENT,
-            max_concurrent_searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            max_concurrent_searches: crate::config::max_concurrent_searches(),
             default_search_time: Duration::from_millis(crate::config::DEFAULT_SEARCH_MS),
             max_search_time: Duration::from_millis(crate::config::MAX_SEARCH_MS),
             max_search_iterations: crate::config::MAX_SEARCH_ITERATIONS,
@@ -90,6 +90,18 @@ impl RulesService {
         RulesService { request_timeout: Some(timeout), ..self }
     }
 
+    // Why semaphores here and not tower's `GlobalConcurrencyLimitLayer` with
+    // `LoadShedLayer` around `RulesServer` (tonic answers tower's
+    // `Overloaded` with RESOURCE_EXHAUSTED too): a tower limit holds its
+    // permit until the response future completes, but a search outlives it.
+    // SuggestMove moves both permits into its blocking search, which runs
+    // until the search notices its stop flag; AnalyzeStream and AnalyzeGame
+    // answer with headers at once and then search for seconds, their
+    // permits held by the search thread until the stream ends. Under a tower
+    // limit a flood of streams would pass the cap. The search slots also
+    // apply to three methods of one service (tower would need a router by
+    // path in front of it), and the refusal names the limit to retry
+    // against. docs/reliability.md, "Load shedding", says the same.
     fn permit(&self) -> Result<OwnedSemaphorePermit, Status> {
         self.in_flight.clone().try_acquire_owned().map_err(|_| {
             tracing::debug!(limit = self.limits.max_concurrent, "load shed: too many calls in flight");
@@ -237,7 +249,7 @@ impl Rules for RulesService {
                     convert::record_for(game.description(), prev).map_err(rules(Origin::PreviousGame(prev)))?;
                 let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame(prev))))?;
                 return Ok(Response::new(pb::NewGameResponse {
-                    state: Some(convert::state_in(game, &view, r.state_form)),
+                    state: Some(convert::state_in(game, &view, r.state_form, r.view)),
                 }));
             } else {
                 let game = self.game(&r.game, &r.variant, Origin::Request)?;
@@ -250,7 +262,7 @@ impl Rules for RulesService {
                         game.load(record).map_err(rules(Origin::NewGamePosition))
                     }
                 })?;
-                convert::state_in(game, &view, r.state_form)
+                convert::state_in(game, &view, r.state_form, r.view)
             };
             Ok(Response::new(pb::NewGameResponse { state: Some(view) }))
         })
@@ -282,7 +294,7 @@ impl Rules for RulesService {
                 telemetry::METRICS.moves_generated.add(moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
                 Ok(pb::GenerateMovesResponse {
                     moves: moves.iter().map(|m| convert::mv_in(d, m, r.view)).collect(),
-                    state: Some(convert::state_in(game, &view, r.state_form)),
+                    state: Some(convert::state_in(game, &view, r.state_form, r.view)),
                     next_cells,
                     complete,
                 })
@@ -318,7 +330,7 @@ impl Rules for RulesService {
                     winners,
                     reason: applied.state.result.reason.unwrap_or_default().to_string(),
                     next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv_in(d, m, r.view)).collect(),
-                    state: Some(convert::state_in(game, &applied.state, r.state_form)),
+                    state: Some(convert::state_in(game, &applied.state, r.state_form, r.view)),
                 })
             },
         )
@@ -369,14 +381,12 @@ impl Rules for RulesService {
             let rpc_span = tracing::Span::current();
             // The deadlines count from the call's arrival: time spent before
             // the search starts (parsing, a busy blocking pool) comes off it.
-            let cap_at = self.deadline_cap(caller_deadline).map(|c| received + c);
+            let cap = self.deadline_cap(caller_deadline);
             let mut engine_budget = engine_budget;
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                if let Some(at) = cap_at {
-                    let left = at.saturating_duration_since(Instant::now());
-                    engine_budget.time_limit = Some(engine_budget.time_limit.map_or(left, |t| t.min(left)));
-                }
+                engine_budget.time_limit =
+                    budget::thinking_time(engine_budget.time_limit, received, cap, Instant::now());
                 let search_span = tracing::info_span!(
                     parent: &rpc_span,
                     "search",
@@ -396,11 +406,11 @@ impl Rules for RulesService {
                     let labels = [KeyValue::new("parlour.game", game_id)];
                     telemetry::METRICS.search_iterations.add(s.iterations, &labels);
                     telemetry::METRICS.search_duration.record(searched.elapsed().as_secs_f64(), &labels);
-                    let shown = convert::state_in(game, &view, form);
+                    let shown = convert::state_in(game, &view, form, reply_view);
                     let mut reply = analysis_of(game.description(), shown, &s, started.elapsed(), reply_view);
                     if with_after {
                         let after = game.after(record, &s.mv.notation).map_err(rules(origin))?;
-                        reply.state_after = Some(convert::state_in(game, &after, form));
+                        reply.state_after = Some(convert::state_in(game, &after, form, reply_view));
                     }
                     Ok(reply)
                 })
@@ -429,7 +439,7 @@ impl Rules for RulesService {
                 Some(d) if d.seconds < 0 || d.nanos < 0 => {
                     return Err(errors::bad_argument("report_interval", "the report interval must not be negative"))
                 }
-                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(Duration::from_millis(10)),
+                Some(d) => Duration::new(d.seconds as u64, d.nanos as u32).max(crate::config::MIN_REPORT_INTERVAL),
             };
             let stop = Arc::new(AtomicBool::new(false));
             let stop_on_drop = StopOnDrop(stop.clone());

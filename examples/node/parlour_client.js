@@ -155,6 +155,13 @@ function toMove(move) {
 
 /** The same state with the `max_plies` position key set, so that a game
  * played from it ends (drawn, at the latest) after `maxPlies` plies. */
+/** A call's last argument: {timeout, view, stateForm}, or a bare timeout. */
+function opts(options) {
+  const o = options !== null && typeof options === 'object' ? { ...options } : { timeout: options };
+  for (const k of ['view', 'stateForm']) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
 function withMaxPlies(state, maxPlies) {
   const kept = state.position.split('; ').filter((kv) => !kv.startsWith('max_plies='));
   return { game: state.game, variant: state.variant, position: `${kept.join('; ')}; max_plies=${maxPlies}` };
@@ -214,42 +221,61 @@ class Parlour {
     return (await this._call(this.client, 'DescribeGame', { game, variant }, timeout)).description;
   }
 
+  // Every call about a state takes, in its last argument, `view` and
+  // `stateForm` (docs/api.md, "Views"): unset, the server answers its
+  // default, what a game needs (moves without `passed`, groups without
+  // cells, the state as text only, without position keys). `view:
+  // 'REPLY_VIEW_FULL'` adds those; `stateForm: 'STATE_FORM_BOTH'` (or
+  // `'STATE_FORM_STRUCTURED'`) adds `pieces` and `fields` (drawBoard needs
+  // `pieces`). That argument may also be a bare timeout in milliseconds.
+
   /** The start state, or `position` parsed, or the next game of a match after `previousGame`. */
-  async newGame(game, variant = '', position = '', previousGame = null, timeout) {
-    const req = { game, variant, position };
+  async newGame(game, variant = '', position = '', previousGame = null, options) {
+    const { timeout, ...views } = opts(options);
+    const req = { game, variant, position, ...views };
     if (previousGame) req.previousGame = previousGame;
     return (await this._call(this.client, 'NewGame', req, timeout)).state;
   }
 
   /** Every legal move; empty once the game is over. */
-  async moves(state, timeout) {
-    return (await this._call(this.client, 'GenerateMoves', { state }, timeout)).moves;
+  async moves(state, options) {
+    const { timeout, ...views } = opts(options);
+    return (await this._call(this.client, 'GenerateMoves', { state, ...views }, timeout)).moves;
   }
 
   /** Click-by-click entry: the legal moves whose path begins with the
    * cells chosen so far (`moves`), the cells that may be chosen next
    * (`nextCells`) and whether the cells chosen make a whole move (`complete`). */
-  async entry(state, chosenCells, timeout) {
-    return this._call(this.client, 'GenerateMoves', { state, chosenCells }, timeout);
+  async entry(state, chosenCells, options) {
+    const { timeout, ...views } = opts(options);
+    return this._call(this.client, 'GenerateMoves', { state, chosenCells, ...views }, timeout);
   }
 
   /** Makes a move (a Move or its notation): {state, move, captured, mover,
    * moverSeat, status, winners, reason, gameOver}; with `nextMoves`, also
    * `nextMoves` (the legal moves after it), so a turn takes one call. */
-  async apply(state, move, { nextMoves = false, timeout } = {}) {
-    return this._call(this.client, 'ApplyMove', { state, move: toMove(move), includeNextMoves: nextMoves }, timeout);
+  async apply(state, move, { nextMoves = false, timeout, view, stateForm } = {}) {
+    const req = { state, move: toMove(move), includeNextMoves: nextMoves, view, stateForm };
+    return this._call(this.client, 'ApplyMove', req, timeout);
   }
 
-  /** Status, winners and the game's measures per seat. */
-  async evaluate(state, timeout) {
-    return this._call(this.client, 'Evaluate', { state }, timeout);
+  /** Status, winners and the game's measures per seat (each group's cells
+   * with `view: 'REPLY_VIEW_FULL'`). */
+  async evaluate(state, options) {
+    const { timeout, ...views } = opts(options);
+    return this._call(this.client, 'Evaluate', { state, ...views }, timeout);
   }
 
   /** A move for the player to move (.move), with values and candidates.
    * `timeLimit` in milliseconds; unset leaves it to the server's default
    * (or to `level`: beginner, easy, medium, hard, strong, master). */
-  async suggest(state, { timeLimit, maxIterations = 0, seed = 0, level = '', stateAfter = false, timeout } = {}) {
-    const req = { state, budget: budget(timeLimit, maxIterations, seed), level, includeStateAfter: stateAfter };
+  async suggest(
+    state,
+    { timeLimit, maxIterations = 0, seed = 0, level = '', stateAfter = false, timeout, view, stateForm } = {},
+  ) {
+    const req = {
+      state, budget: budget(timeLimit, maxIterations, seed), level, includeStateAfter: stateAfter, view, stateForm,
+    };
     return this._call(this.client, 'SuggestMove', req, timeout);
   }
 

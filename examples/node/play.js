@@ -122,8 +122,11 @@ async function main(argv) {
         });
         const secs = Number(process.hrtime.bigint() - t) / 1e9;
         console.log(`\nend (${resultText(last)}, ${secs.toFixed(2)}s): ${last.state.position}`);
-        console.log(drawBoard(desc, last.state));
-        for (const p of (await rules.evaluate(last.state)).players) console.log(`  ${p.player}: ${describeEvaluation(p)}`);
+        // Replies carry the state as text by default; the drawing needs its pieces.
+        const drawn = await rules.newGame(g.game, variant, last.state.position, null, { stateForm: 'STATE_FORM_BOTH' });
+        console.log(drawBoard(desc, drawn));
+        const evaluated = await rules.evaluate(last.state, { view: 'REPLY_VIEW_FULL' });
+        for (const p of evaluated.players) console.log(`  ${p.player}: ${describeEvaluation(p)}`);
       }
     }
     return 0;

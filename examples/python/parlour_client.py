@@ -244,35 +244,49 @@ class Parlour:
         """The board, seats, piece kinds, variants, position keys, start state."""
         return self._call(self.stub.DescribeGame, pb.DescribeGameRequest(game=game, variant=variant), timeout).description
 
-    def new_game(self, game: str, variant: str = "", position: str = "", previous_game=None, timeout=None):
+    # Every call about a state takes `view` and `state_form` (docs/api.md,
+    # "Views"). Left at 0 the server answers its default, what a game needs:
+    # moves without `passed`, groups without cells, the state as text only
+    # and without position keys. pb.REPLY_VIEW_FULL adds those;
+    # pb.STATE_FORM_STRUCTURED or pb.STATE_FORM_BOTH add `pieces` and
+    # `fields` (draw_board needs `pieces`).
+
+    def new_game(self, game: str, variant: str = "", position: str = "", previous_game=None, timeout=None,
+                 *, view: int = 0, state_form: int = 0):
         """The start state, or `position` parsed, or the next game of a match after `previous_game`."""
-        req = pb.NewGameRequest(game=game, variant=variant, position=position)
+        req = pb.NewGameRequest(game=game, variant=variant, position=position, view=view, state_form=state_form)
         if previous_game is not None:
             req.previous_game.CopyFrom(previous_game)
         return self._call(self.stub.NewGame, req, timeout).state
 
-    def moves(self, state: "pb.GameState", timeout=None) -> list:
+    def moves(self, state: "pb.GameState", timeout=None, *, view: int = 0) -> list:
         """Every legal move; empty once the game is over."""
-        return list(self._call(self.stub.GenerateMoves, pb.GenerateMovesRequest(state=state), timeout).moves)
+        req = pb.GenerateMovesRequest(state=state, view=view)
+        return list(self._call(self.stub.GenerateMoves, req, timeout).moves)
 
-    def entry(self, state: "pb.GameState", chosen_cells: Iterable[str], timeout=None) -> "pb.GenerateMovesResponse":
+    def entry(self, state: "pb.GameState", chosen_cells: Iterable[str], timeout=None, *, view: int = 0,
+              state_form: int = 0) -> "pb.GenerateMovesResponse":
         """Click-by-click entry: the legal moves whose path begins with the
         cells chosen so far (.moves), the cells that may be chosen next
         (.next_cells) and whether the cells chosen make a whole move (.complete)."""
-        req = pb.GenerateMovesRequest(state=state, chosen_cells=list(chosen_cells))
+        req = pb.GenerateMovesRequest(state=state, chosen_cells=list(chosen_cells), view=view, state_form=state_form)
         return self._call(self.stub.GenerateMoves, req, timeout)
 
     def apply(self, state: "pb.GameState", move: MoveLike, *, next_moves: bool = False,
-              timeout=None) -> "pb.ApplyMoveResponse":
+              timeout=None, view: int = 0, state_form: int = 0) -> "pb.ApplyMoveResponse":
         """Makes a move (a Move or its notation): .state, .move, .status,
         .winners, .reason, .game_over; with `next_moves`, also .next_moves
         (the legal moves after it), so a turn takes one call."""
-        req = pb.ApplyMoveRequest(state=state, move=_move(move), include_next_moves=next_moves)
+        req = pb.ApplyMoveRequest(state=state, move=_move(move), include_next_moves=next_moves, view=view,
+                                  state_form=state_form)
         return self._call(self.stub.ApplyMove, req, timeout)
 
-    def evaluate(self, state: "pb.GameState", timeout=None) -> "pb.EvaluateResponse":
-        """Status, winners and the game's measures per seat."""
-        return self._call(self.stub.Evaluate, pb.EvaluateRequest(state=state), timeout)
+    def evaluate(self, state: "pb.GameState", timeout=None, *, view: int = 0,
+                 state_form: int = 0) -> "pb.EvaluateResponse":
+        """Status, winners and the game's measures per seat (each group's
+        cells with view=pb.REPLY_VIEW_FULL)."""
+        req = pb.EvaluateRequest(state=state, view=view, state_form=state_form)
+        return self._call(self.stub.Evaluate, req, timeout)
 
     def suggest(
         self,
@@ -284,6 +298,8 @@ class Parlour:
         level: str = "",
         state_after: bool = False,
         timeout=None,
+        view: int = 0,
+        state_form: int = 0,
     ) -> "pb.SuggestMoveResponse":
         """A move for the player to move (.move), with values and candidates.
         `time_limit` in seconds; None leaves it to the server's default (or
@@ -295,6 +311,8 @@ class Parlour:
             budget=_budget(time_limit, max_iterations, seed),
             level=level,
             include_state_after=state_after,
+            view=view,
+            state_form=state_form,
         )
         return self._call(self.stub.SuggestMove, request, timeout)
 

@@ -108,8 +108,10 @@ def main(argv=None) -> int:
                 last = play_game(rules, g.game, variant, max_plies=args.max_plies, seed=args.seed,
                                  suggest=args.suggest, think=args.think, out=sys.stdout)
                 print(f"\nend ({result_text(last)}, {time.monotonic() - t:.2f}s): {last.state.position}")
-                print(draw_board(desc, last.state))
-                for p in rules.evaluate(last.state).players:
+                # Replies carry the state as text by default; the drawing needs its pieces.
+                drawn = rules.new_game(g.game, variant, last.state.position, state_form=pb.STATE_FORM_BOTH)
+                print(draw_board(desc, drawn))
+                for p in rules.evaluate(last.state, view=pb.REPLY_VIEW_FULL).players:
                     print(f"  {p.player}: " + describe_evaluation(p))
     return 0
 

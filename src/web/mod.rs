@@ -37,7 +37,7 @@ pub struct WebConfig {
 
 impl Default for WebConfig {
     fn default() -> Self {
-        WebConfig { cors_origins: Vec::new(), playground: true, max_request_bytes: 1024 * 1024 }
+        WebConfig { cors_origins: Vec::new(), playground: true, max_request_bytes: crate::config::MAX_REQUEST_BYTES }
     }
 }
 

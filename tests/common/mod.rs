@@ -73,9 +73,25 @@ impl Drop for TestServer {
 /// The client type every test drives.
 pub type Client = RulesClient<Channel>;
 
+// The helpers below ask for the full reply (REPLY_VIEW_FULL, both state
+// forms): the tests check every field. The default, lean reply is checked
+// in contract.rs (`the_basic_view_and_one_state_form_make_lean_replies`).
+
+/// The full view, as a request's `view`.
+pub const FULL: i32 = pb::ReplyView::Full as i32;
+/// Both state forms, as a request's `state_form`.
+pub const BOTH: i32 = pb::StateForm::Both as i32;
+
 /// NewGame's state for a game and variant ("" is the default variant).
 pub async fn new_game(c: &mut Client, game: &str, variant: &str) -> GameState {
-    c.new_game(pb::NewGameRequest { game: game.into(), variant: variant.into(), ..Default::default() })
+    let req = pb::NewGameRequest {
+        game: game.into(),
+        variant: variant.into(),
+        view: FULL,
+        state_form: BOTH,
+        ..Default::default()
+    };
+    c.new_game(req)
         .await
         .unwrap_or_else(|e| panic!("new game {game} {variant:?}: {e}"))
         .into_inner()
@@ -85,11 +101,16 @@ pub async fn new_game(c: &mut Client, game: &str, variant: &str) -> GameState {
 
 /// GenerateMoves' list for a state.
 pub async fn moves(c: &mut Client, s: &GameState) -> Vec<pb::Move> {
-    c.generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()), ..Default::default() })
-        .await
-        .unwrap_or_else(|e| panic!("generate moves in {:?}: {e}", s.position))
-        .into_inner()
-        .moves
+    c.generate_moves(pb::GenerateMovesRequest {
+        state: Some(s.clone()),
+        view: FULL,
+        state_form: BOTH,
+        ..Default::default()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("generate moves in {:?}: {e}", s.position))
+    .into_inner()
+    .moves
 }
 
 /// ApplyMove of a move given by notation; panics naming the move if refused.
@@ -99,14 +120,19 @@ pub async fn apply(c: &mut Client, s: &GameState, mv: &str) -> pb::ApplyMoveResp
 
 /// ApplyMove of any move, the refusal returned.
 pub async fn try_apply(c: &mut Client, s: &GameState, m: pb::Move) -> Result<pb::ApplyMoveResponse, tonic::Status> {
-    c.apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(m), ..Default::default() })
-        .await
-        .map(|r| r.into_inner())
+    let req = pb::ApplyMoveRequest {
+        state: Some(s.clone()),
+        r#move: Some(m),
+        view: FULL,
+        state_form: BOTH,
+        ..Default::default()
+    };
+    c.apply_move(req).await.map(|r| r.into_inner())
 }
 
 /// Evaluate's answer for a state.
 pub async fn evaluate(c: &mut Client, s: &GameState) -> pb::EvaluateResponse {
-    c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), ..Default::default() })
+    c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), view: FULL, state_form: BOTH })
         .await
         .unwrap_or_else(|e| panic!("evaluate {:?}: {e}", s.position))
         .into_inner()
@@ -116,6 +142,54 @@ pub async fn evaluate(c: &mut Client, s: &GameState) -> pb::EvaluateResponse {
 /// themselves; in-process servers bind port 0 directly).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// A child process (a `parlour serve`) killed and reaped when dropped,
+/// however the test ends.
+pub struct KillOnDrop(pub std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A channel to the server starting at `url`, trying every 50 ms for up to
+/// 20 s (a child process needs a moment to listen); panics after that.
+pub async fn connect_when_up(url: &str) -> Channel {
+    let started = std::time::Instant::now();
+    loop {
+        match Channel::from_shared(url.to_string()).unwrap().connect().await {
+            Ok(c) => return c,
+            Err(_) if started.elapsed() < std::time::Duration::from_secs(20) => {
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await
+            }
+            Err(e) => panic!("parlour did not start at {url}: {e}"),
+        }
+    }
+}
+
+/// Sends SIGTERM to a child and waits up to 15 s for it to exit; its exit
+/// status, or None if it is still running.
+pub async fn terminate(child: &mut std::process::Child) -> Option<std::process::ExitStatus> {
+    let pid = child.id().to_string();
+    std::process::Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && started.elapsed() < std::time::Duration::from_secs(15) {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    child.try_wait().unwrap()
+}
+
+/// Milliseconds.
+pub fn ms(n: u64) -> std::time::Duration {
+    std::time::Duration::from_millis(n)
+}
+
+/// A protobuf duration.
+pub fn pb_duration(d: std::time::Duration) -> prost_types::Duration {
+    prost_types::Duration { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 }
 }
 
 /// Resident memory of a process in KiB, from /proc (Linux); None elsewhere.

@@ -3,24 +3,15 @@
 //! line has exactly one `message` with the error in its own field, and at the
 //! default level there is no line per call.
 
+use crate::common::{connect_when_up, free_port, terminate, KillOnDrop};
 use parlour::pb;
 use parlour::pb::rules_client::RulesClient;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// Kills the child process if the test fails before stopping it.
-struct Proc(Child);
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use std::process::{Command, Stdio};
 
 /// Starts parlour with this log format and filter, makes the hostile calls,
 /// stops it and returns its log.
 async fn log_of_hostile_calls(format: &str, filter: &str) -> String {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
         .args(["serve", "--listen", &format!("127.0.0.1:{port}"), "--log-format", format])
         .env("RUST_LOG", filter)
@@ -30,18 +21,8 @@ async fn log_of_hostile_calls(format: &str, filter: &str) -> String {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start parlour");
-    let mut proc = Proc(child);
-    let url = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    let mut client = loop {
-        match RulesClient::connect(url.clone()).await {
-            Ok(c) => break c,
-            Err(_) if started.elapsed() < Duration::from_secs(20) => {
-                tokio::time::sleep(Duration::from_millis(50)).await
-            }
-            Err(e) => panic!("parlour did not start: {e}"),
-        }
-    };
+    let mut proc = KillOnDrop(child);
+    let mut client = RulesClient::new(connect_when_up(&format!("http://127.0.0.1:{port}")).await);
 
     // A newline, a carriage return and a terminal escape in a game name, a
     // variant and a position key.
@@ -57,13 +38,7 @@ async fn log_of_hostile_calls(format: &str, filter: &str) -> String {
         .unwrap_err();
     client.list_games(pb::ListGamesRequest {}).await.unwrap();
 
-    let pid = proc.0.id().to_string();
-    Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-    let t0 = Instant::now();
-    while proc.0.try_wait().unwrap().is_none() && t0.elapsed() < Duration::from_secs(15) {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(proc.0.try_wait().unwrap().is_some(), "parlour exits on SIGTERM");
+    assert!(terminate(&mut proc.0).await.is_some(), "parlour exits on SIGTERM");
     let mut log = String::new();
     use std::io::Read;
     proc.0.stderr.take().unwrap().read_to_string(&mut log).unwrap();

@@ -56,7 +56,13 @@ async fn unknown_game_and_variant_are_named() {
     assert!(e.message().contains("unknown game `chess`"), "{}", e.message());
 
     let e = c
-        .new_game(pb::NewGameRequest { game: "contiguity".into(), variant: "blitz".into(), ..Default::default() })
+        .new_game(pb::NewGameRequest {
+            game: "contiguity".into(),
+            variant: "blitz".into(),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(reason_and_field(&e), ("UNKNOWN_GAME".into(), "variant".into()));
@@ -64,6 +70,8 @@ async fn unknown_game_and_variant_are_named() {
     let e = c
         .generate_moves(pb::GenerateMovesRequest {
             state: Some(state("go", "", "to_move=black")),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -75,13 +83,18 @@ async fn unknown_game_and_variant_are_named() {
 async fn missing_state_and_move_are_invalid_argument() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let e = c.generate_moves(pb::GenerateMovesRequest { state: None, ..Default::default() }).await.unwrap_err();
+    let e = c
+        .generate_moves(pb::GenerateMovesRequest { state: None, view: FULL, state_form: BOTH, ..Default::default() })
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(reason_and_field(&e).1, "state");
     let e = c
         .apply_move(pb::ApplyMoveRequest {
             state: Some(state("contiguity", "", "")),
             r#move: None,
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -89,15 +102,23 @@ async fn missing_state_and_move_are_invalid_argument() {
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "move.notation".into()));
     // Every call about a state names the missing state the same way.
-    let no_move =
-        c.apply_move(pb::ApplyMoveRequest { state: None, r#move: None, ..Default::default() }).await.unwrap_err();
-    let no_eval = c.evaluate(pb::EvaluateRequest { state: None, ..Default::default() }).await.unwrap_err();
+    let no_move = c
+        .apply_move(pb::ApplyMoveRequest {
+            state: None,
+            r#move: None,
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    let no_eval = c.evaluate(pb::EvaluateRequest { state: None, view: FULL, state_form: BOTH }).await.unwrap_err();
     for e in [no_move, no_eval] {
         assert_eq!(e.code(), Code::InvalidArgument);
         assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "state".into()));
     }
     let e = c
-        .evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", "")), ..Default::default() })
+        .evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", "")), view: FULL, state_form: BOTH })
         .await
         .unwrap_err();
     assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()));
@@ -108,7 +129,7 @@ async fn structured_state_equals_text_state() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let start = c
-        .new_game(pb::NewGameRequest { game: "contiguity".into(), ..Default::default() })
+        .new_game(pb::NewGameRequest { game: "contiguity".into(), view: FULL, state_form: BOTH, ..Default::default() })
         .await
         .unwrap()
         .into_inner()
@@ -117,12 +138,22 @@ async fn structured_state_equals_text_state() {
     // The same state with the text removed: only the structured form left.
     let structured = GameState { position: String::new(), ..start.clone() };
     let a = c
-        .generate_moves(pb::GenerateMovesRequest { state: Some(start.clone()), ..Default::default() })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: Some(start.clone()),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
     let b = c
-        .generate_moves(pb::GenerateMovesRequest { state: Some(structured), ..Default::default() })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: Some(structured),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -131,7 +162,7 @@ async fn structured_state_equals_text_state() {
     // A structured piece on an unknown cell is named.
     let mut bad = GameState { position: String::new(), ..start };
     bad.pieces[0].cell = "31a".into();
-    let e = c.evaluate(pb::EvaluateRequest { state: Some(bad), ..Default::default() }).await.unwrap_err();
+    let e = c.evaluate(pb::EvaluateRequest { state: Some(bad), view: FULL, state_form: BOTH }).await.unwrap_err();
     assert_eq!(reason_and_field(&e).0, "BAD_POSITION");
     assert_eq!(error_cell(&e).as_deref(), Some("31a"));
 }
@@ -172,7 +203,12 @@ async fn oversized_request_is_refused() {
     let mut c = server.client().await;
     let big = format!("to_move=white; white=30a; comment={}", "x".repeat(10_000));
     let e = c
-        .generate_moves(pb::GenerateMovesRequest { state: Some(state("contiguity", "", &big)), ..Default::default() })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: Some(state("contiguity", "", &big)),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::OutOfRange, "{e:?}");
@@ -236,7 +272,13 @@ async fn structured_state_round_trips_for_every_game_and_variant() {
     for g in games {
         for variant in &g.variants {
             let mut st = c
-                .new_game(pb::NewGameRequest { game: g.game.clone(), variant: variant.clone(), ..Default::default() })
+                .new_game(pb::NewGameRequest {
+                    game: g.game.clone(),
+                    variant: variant.clone(),
+                    view: FULL,
+                    state_form: BOTH,
+                    ..Default::default()
+                })
                 .await
                 .unwrap()
                 .into_inner()
@@ -244,7 +286,12 @@ async fn structured_state_round_trips_for_every_game_and_variant() {
                 .unwrap();
             for _ in 0..3 {
                 let moves = c
-                    .generate_moves(pb::GenerateMovesRequest { state: Some(st.clone()), ..Default::default() })
+                    .generate_moves(pb::GenerateMovesRequest {
+                        state: Some(st.clone()),
+                        view: FULL,
+                        state_form: BOTH,
+                        ..Default::default()
+                    })
                     .await
                     .unwrap()
                     .into_inner()
@@ -254,6 +301,8 @@ async fn structured_state_round_trips_for_every_game_and_variant() {
                     .apply_move(pb::ApplyMoveRequest {
                         state: Some(st.clone()),
                         r#move: Some(notation(&m.notation)),
+                        view: FULL,
+                        state_form: BOTH,
                         ..Default::default()
                     })
                     .await
@@ -264,7 +313,7 @@ async fn structured_state_round_trips_for_every_game_and_variant() {
             }
             let structured = GameState { position: String::new(), ..st.clone() };
             let back = c
-                .evaluate(pb::EvaluateRequest { state: Some(structured), ..Default::default() })
+                .evaluate(pb::EvaluateRequest { state: Some(structured), view: FULL, state_form: BOTH })
                 .await
                 .unwrap_or_else(|e| panic!("{}/{variant}: {e:?}", g.game))
                 .into_inner()

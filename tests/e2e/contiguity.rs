@@ -24,6 +24,8 @@ async fn new_game_gives_the_start_position_in_both_forms() {
         .new_game(pb::NewGameRequest {
             game: "contiguity".into(),
             position: " to_move=red ; red=30b,1a ; white=1b,30a".into(),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -40,7 +42,7 @@ async fn generate_moves_lists_164_from_the_start_with_paths() {
     let mut c = server.client().await;
     let s = new_game(&mut c, "contiguity", "").await;
     let moves = c
-        .generate_moves(pb::GenerateMovesRequest { state: Some(s), ..Default::default() })
+        .generate_moves(pb::GenerateMovesRequest { state: Some(s), view: FULL, state_form: BOTH, ..Default::default() })
         .await
         .unwrap()
         .into_inner()
@@ -63,7 +65,13 @@ async fn apply_move_by_notation_or_cells_and_report_the_result() {
     let s = new_game(&mut c, "contiguity", "").await;
     let by_cells = pb::Move { from_cell: "30a".into(), to_cell: "5a".into(), ..Default::default() };
     let r = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(s.clone()), r#move: Some(by_cells), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(s.clone()),
+            r#move: Some(by_cells),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -75,7 +83,13 @@ async fn apply_move_by_notation_or_cells_and_report_the_result() {
     assert_eq!(after.to_move, "red");
     assert!(after.position.contains("white=1b,1d,2c,5a,29b,30c"), "{}", after.position);
     let r2 = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("30a-5a")), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(s),
+            r#move: Some(notation("30a-5a")),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -87,8 +101,11 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let st = state("contiguity", "", "to_move=white; white=10a,11a,12a,13a,14a,20a; red=10c,12c,14c,16c,18c,22c");
-    let ev =
-        c.evaluate(pb::EvaluateRequest { state: Some(st.clone()), ..Default::default() }).await.unwrap().into_inner();
+    let ev = c
+        .evaluate(pb::EvaluateRequest { state: Some(st.clone()), view: FULL, state_form: BOTH })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(ev.status, pb::GameStatus::Ongoing as i32);
     assert_eq!(ev.players[0].group_count, 2);
     assert_eq!(ev.players[0].one_move_from_connecting, Some(true));
@@ -101,7 +118,13 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
         .into_inner();
     let win = s.r#move.unwrap().notation;
     let r = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation(&win)), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(st),
+            r#move: Some(notation(&win)),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -110,14 +133,19 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
     assert_eq!(r.winners, vec!["white"]);
     let after = r.state.unwrap();
     let ev = c
-        .evaluate(pb::EvaluateRequest { state: Some(after.clone()), ..Default::default() })
+        .evaluate(pb::EvaluateRequest { state: Some(after.clone()), view: FULL, state_form: BOTH })
         .await
         .unwrap()
         .into_inner();
     assert_eq!((ev.status, ev.winners.clone()), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
     assert_eq!(ev.players[0].groups.len(), 1);
     let moves = c
-        .generate_moves(pb::GenerateMovesRequest { state: Some(after.clone()), ..Default::default() })
+        .generate_moves(pb::GenerateMovesRequest {
+            state: Some(after.clone()),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap()
         .into_inner();
@@ -126,6 +154,8 @@ async fn winning_move_ends_the_game_and_evaluate_agrees() {
         .apply_move(pb::ApplyMoveRequest {
             state: Some(after),
             r#move: Some(notation("10c-10d")),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -144,6 +174,8 @@ async fn illegal_moves_and_bad_positions_are_explained() {
         .apply_move(pb::ApplyMoveRequest {
             state: Some(st.clone()),
             r#move: Some(notation("5b-9b")),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -153,7 +185,13 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     assert_eq!(reason_and_field(&e), ("ILLEGAL_MOVE".into(), "move.notation".into()));
     assert_eq!(error_cell(&e).as_deref(), Some("7b"));
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(st.clone()), r#move: Some(notation("")), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(st.clone()),
+            r#move: Some(notation("")),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(reason_and_field(&e).0, "ILLEGAL_MOVE");
@@ -166,7 +204,7 @@ async fn illegal_moves_and_bad_positions_are_explained() {
         ("this is not a position", "state.position", None),
     ] {
         let e = c
-            .evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", pos)), ..Default::default() })
+            .evaluate(pb::EvaluateRequest { state: Some(state("contiguity", "", pos)), view: FULL, state_form: BOTH })
             .await
             .unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
@@ -178,6 +216,8 @@ async fn illegal_moves_and_bad_positions_are_explained() {
         .new_game(pb::NewGameRequest {
             game: "contiguity".into(),
             position: "to_move=white; white=99z".into(),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -196,6 +236,8 @@ async fn bidding_variant_end_to_end() {
             .apply_move(pb::ApplyMoveRequest {
                 state: Some(s.clone()),
                 r#move: Some(notation(action)),
+                view: FULL,
+                state_form: BOTH,
                 ..Default::default()
             })
             .await
@@ -208,12 +250,21 @@ async fn bidding_variant_end_to_end() {
     assert_eq!((s.phase.as_str(), s.to_move.as_str()), ("play", "white"));
     assert!(s.fields.contains(&pb::PositionField { key: "bidder".into(), value: "white".into() }), "{:?}", s.fields);
     assert!(s.fields.contains(&pb::PositionField { key: "bid".into(), value: "25".into() }));
-    let ev =
-        c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), ..Default::default() }).await.unwrap().into_inner();
+    let ev = c
+        .evaluate(pb::EvaluateRequest { state: Some(s.clone()), view: FULL, state_form: BOTH })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!((ev.players[0].bid, ev.players[0].moves_made), (Some(25), Some(0)));
     let bid = pb::Move { bid: Some(3), ..Default::default() };
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(bid), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(s),
+            r#move: Some(bid),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(reason_and_field(&e).0, "ILLEGAL_MOVE");
@@ -228,7 +279,11 @@ async fn whole_random_games_play_through_the_service() {
         s.position.push_str("; max_plies=60");
         let (end, plies) = play_through(&mut c, s, 100, seed).await;
         assert!(plies <= 60);
-        let ev = c.evaluate(pb::EvaluateRequest { state: Some(end), ..Default::default() }).await.unwrap().into_inner();
+        let ev = c
+            .evaluate(pb::EvaluateRequest { state: Some(end), view: FULL, state_form: BOTH })
+            .await
+            .unwrap()
+            .into_inner();
         assert_ne!(ev.status, pb::GameStatus::Ongoing as i32, "max_plies ends the game");
     }
 }

@@ -597,7 +597,8 @@ async fn the_basic_view_and_one_state_form_make_lean_replies() {
     let lean = c.generate_moves(ask(pb::ReplyView::Basic, pb::StateForm::Text)).await.unwrap().into_inner();
     let default =
         c.generate_moves(ask(pb::ReplyView::Unspecified, pb::StateForm::Unspecified)).await.unwrap().into_inner();
-    assert_eq!(default, full, "the default is the full view, both forms");
+    // The default is the basic view with the state as text (issue #25).
+    assert_eq!(default, lean, "the default is the basic view, text");
     assert_eq!(lean.moves.len(), full.moves.len());
     assert!(full.moves.iter().any(|m| !m.passed.is_empty()));
     assert!(lean.moves.iter().all(|m| m.passed.is_empty()));
@@ -606,6 +607,9 @@ async fn the_basic_view_and_one_state_form_make_lean_replies() {
     }
     let (ls, fs) = (lean.state.clone().unwrap(), full.state.clone().unwrap());
     assert!(ls.pieces.is_empty() && ls.fields.is_empty() && ls.position == fs.position);
+    // The position keys come in the full view only.
+    assert!(!fs.position_key.is_empty() && !fs.symmetry_key.is_empty() && fs.position_hash != 0);
+    assert!(ls.position_key.is_empty() && ls.symmetry_key.is_empty() && ls.position_hash == 0);
     assert_eq!((ls.seat_to_move, ls.result), (fs.seat_to_move.clone(), fs.result.clone()));
     let structured = c.generate_moves(ask(pb::ReplyView::Basic, pb::StateForm::Structured)).await.unwrap().into_inner();
     let ss = structured.state.unwrap();

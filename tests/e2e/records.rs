@@ -32,7 +32,7 @@ async fn every_state_carries_its_keys_and_ply_does_not_change_them() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let a = c
-        .new_game(pb::NewGameRequest { game: "contiguity".into(), ..Default::default() })
+        .new_game(pb::NewGameRequest { game: "contiguity".into(), view: FULL, state_form: BOTH, ..Default::default() })
         .await
         .unwrap()
         .into_inner()
@@ -45,6 +45,8 @@ async fn every_state_carries_its_keys_and_ply_does_not_change_them() {
         .new_game(pb::NewGameRequest {
             game: "contiguity".into(),
             position: format!("{START}; ply=12; max_plies=80"),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -64,12 +66,18 @@ async fn mirrored_positions_share_the_symmetry_key_but_not_the_position_key() {
         let mut c = c.clone();
         let s = s.to_string();
         async move {
-            c.new_game(pb::NewGameRequest { game: "squeeze".into(), position: s, ..Default::default() })
-                .await
-                .unwrap()
-                .into_inner()
-                .state
-                .unwrap()
+            c.new_game(pb::NewGameRequest {
+                game: "squeeze".into(),
+                position: s,
+                view: FULL,
+                state_form: BOTH,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .state
+            .unwrap()
         }
     };
     // The same play position turned a quarter, and with the colours exchanged.
@@ -89,7 +97,7 @@ async fn a_game_replays_in_one_call_and_its_record_round_trips_through_text() {
     // Twelve moves of Scala, played one call at a time.
     let mut moves = Vec::new();
     let mut s = c
-        .new_game(pb::NewGameRequest { game: "scala".into(), ..Default::default() })
+        .new_game(pb::NewGameRequest { game: "scala".into(), view: FULL, state_form: BOTH, ..Default::default() })
         .await
         .unwrap()
         .into_inner()
@@ -98,14 +106,25 @@ async fn a_game_replays_in_one_call_and_its_record_round_trips_through_text() {
     let start = s.clone();
     for _ in 0..12 {
         let m = c
-            .generate_moves(pb::GenerateMovesRequest { state: Some(s.clone()), ..Default::default() })
+            .generate_moves(pb::GenerateMovesRequest {
+                state: Some(s.clone()),
+                view: FULL,
+                state_form: BOTH,
+                ..Default::default()
+            })
             .await
             .unwrap()
             .into_inner()
             .moves;
         let m = m[moves.len() % m.len()].notation.clone();
         s = c
-            .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation(&m)), ..Default::default() })
+            .apply_move(pb::ApplyMoveRequest {
+                state: Some(s),
+                r#move: Some(notation(&m)),
+                view: FULL,
+                state_form: BOTH,
+                ..Default::default()
+            })
             .await
             .unwrap()
             .into_inner()
@@ -155,6 +174,8 @@ async fn the_first_illegal_move_is_named_with_apply_moves_error() {
         .apply_move(pb::ApplyMoveRequest {
             state: Some(after_two),
             r#move: Some(notation("30b-5b")),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await

@@ -111,7 +111,7 @@ async fn illegal_moves_and_bad_positions_are_explained() {
         ("to_move=white; colour=blue", "state.position", None),
     ] {
         let e = c
-            .evaluate(pb::EvaluateRequest { state: Some(state("scala", "", pos)), ..Default::default() })
+            .evaluate(pb::EvaluateRequest { state: Some(state("scala", "", pos)), view: FULL, state_form: BOTH })
             .await
             .unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
@@ -139,7 +139,11 @@ async fn a_win_ends_the_game_and_suggest_finds_it() {
     assert!(moves(&mut c, &after).await.is_empty());
     let e = try_apply(&mut c, &after, notation("f13-f12")).await.unwrap_err();
     assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "state.position".into()));
-    let ev = c.evaluate(pb::EvaluateRequest { state: Some(after), ..Default::default() }).await.unwrap().into_inner();
+    let ev = c
+        .evaluate(pb::EvaluateRequest { state: Some(after), view: FULL, state_form: BOTH })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!((ev.status, ev.winners), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
 }
 
@@ -164,13 +168,15 @@ async fn evaluate_reports_groups_pieces_and_distances() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
     let s = new_game(&mut c, "scala", "").await;
-    let ev = c.evaluate(pb::EvaluateRequest { state: Some(s), ..Default::default() }).await.unwrap().into_inner();
+    let ev =
+        c.evaluate(pb::EvaluateRequest { state: Some(s), view: FULL, state_form: BOTH }).await.unwrap().into_inner();
     assert_eq!(ev.status, pb::GameStatus::Ongoing as i32);
     for p in &ev.players {
         assert_eq!((p.group_count, p.pieces, p.distance_to_goal), (1, Some(14), Some(7)), "{}", p.player);
     }
     let st = state("scala", "", "to_move=white; white=f6; black=f5");
-    let ev = c.evaluate(pb::EvaluateRequest { state: Some(st), ..Default::default() }).await.unwrap().into_inner();
+    let ev =
+        c.evaluate(pb::EvaluateRequest { state: Some(st), view: FULL, state_form: BOTH }).await.unwrap().into_inner();
     assert_eq!(ev.players[0].distance_to_goal, Some(9), "round the hole");
     assert_eq!(ev.players[1].groups[0].cells, ["f5"]);
 }
@@ -184,7 +190,11 @@ async fn whole_random_games_play_through_the_service() {
         s.position.push_str("; max_plies=80");
         let (end, plies) = play_through(&mut c, s, 100, seed).await;
         assert!(plies <= 80);
-        let ev = c.evaluate(pb::EvaluateRequest { state: Some(end), ..Default::default() }).await.unwrap().into_inner();
+        let ev = c
+            .evaluate(pb::EvaluateRequest { state: Some(end), view: FULL, state_form: BOTH })
+            .await
+            .unwrap()
+            .into_inner();
         assert_ne!(ev.status, pb::GameStatus::Ongoing as i32, "{variant}: the game ends");
     }
 }

@@ -81,6 +81,8 @@ async fn illegal_moves_name_the_cell() {
         .apply_move(pb::ApplyMoveRequest {
             state: Some(st.clone()),
             r#move: Some(notation("g4-g7")),
+            view: FULL,
+            state_form: BOTH,
             ..Default::default()
         })
         .await
@@ -94,13 +96,27 @@ async fn illegal_moves_name_the_cell() {
     // Two players: blue's home h6 cannot be passed.
     let st = state(GAME, "two-player", "to_move=red; red=a1,h4; green=a2,m3");
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(st), r#move: Some(notation("h4-h7")), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(st),
+            r#move: Some(notation("h4-h7")),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(error_cell(&e).as_deref(), Some("h6"));
     // A bad position names its key.
     let st = state(GAME, "", "players=2; to_move=red; red=a1; green=a2; blue=a3");
-    let e = c.generate_moves(pb::GenerateMovesRequest { state: Some(st), ..Default::default() }).await.unwrap_err();
+    let e = c
+        .generate_moves(pb::GenerateMovesRequest {
+            state: Some(st),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
     assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "state.position".into()));
 }
 
@@ -144,7 +160,13 @@ async fn connecting_wins_and_evaluate_scores_penalties() {
     assert_eq!((m.game_number, m.games_in_match, m.totals.clone(), m.finished), (1, 3, vec![0, 3, 3], false));
     assert!(moves(&mut c, &after).await.is_empty());
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("a2-b3")), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(after),
+            r#move: Some(notation("a2-b3")),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(reason_and_field(&e).0, "GAME_OVER");
@@ -154,7 +176,12 @@ async fn connecting_wins_and_evaluate_scores_penalties() {
 async fn a_match_runs_through_new_game_with_previous_game() {
     let server = TestServer::start().await;
     let mut c = server.client().await;
-    let next = |prev: pb::GameState| pb::NewGameRequest { previous_game: Some(prev), ..Default::default() };
+    let next = |prev: pb::GameState| pb::NewGameRequest {
+        previous_game: Some(prev),
+        view: FULL,
+        state_form: BOTH,
+        ..Default::default()
+    };
     // Game 1: red connected; green and blue three groups each.
     let end1 = state(GAME, "", "to_move=green; red=e2,e3,e4; green=a2,m3,k1; blue=m1,c8,f11");
     let g2 = c.new_game(next(end1)).await.unwrap().into_inner().state.unwrap();

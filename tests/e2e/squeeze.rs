@@ -68,8 +68,11 @@ async fn the_pregame_through_the_service_with_the_bait_taken() {
     assert_eq!((s.phase.as_str(), s.to_move.as_str()), ("play", "white"));
     assert_eq!(field(&s, "captured"), Some("white:0,black:7"));
     assert_eq!(field(&s, "bait"), Some("black:7"));
-    let ev =
-        c.evaluate(pb::EvaluateRequest { state: Some(s.clone()), ..Default::default() }).await.unwrap().into_inner();
+    let ev = c
+        .evaluate(pb::EvaluateRequest { state: Some(s.clone()), view: FULL, state_form: BOTH })
+        .await
+        .unwrap()
+        .into_inner();
     assert_eq!(ev.status, pb::GameStatus::Ongoing as i32);
     let black = &ev.players[1];
     assert_eq!((black.player.as_str(), black.captured, black.bait, black.kings), ("black", Some(7), Some(7), Some(2)));
@@ -176,7 +179,13 @@ async fn illegal_moves_and_bad_positions_are_explained() {
     let mut c = server.client().await;
     let s = state("squeeze", "", "to_move=white; white=a1,g7; black=d5,f6; stones=b2,c3");
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("g7-d4")), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(s),
+            r#move: Some(notation("g7-d4")),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
@@ -186,7 +195,13 @@ async fn illegal_moves_and_bad_positions_are_explained() {
 
     let s = new_game(&mut c, "squeeze", "").await;
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(s), r#move: Some(notation("white@d4")), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(s),
+            r#move: Some(notation("white@d4")),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(e.message(), "white@d4: kings go on edge cells (the 28 border cells); d4 is an inner cell");
@@ -199,7 +214,7 @@ async fn illegal_moves_and_bad_positions_are_explained() {
         ("to_move=setter; white=a1; black=h8", "to_move", None),
     ] {
         let e = c
-            .evaluate(pb::EvaluateRequest { state: Some(state("squeeze", "", pos)), ..Default::default() })
+            .evaluate(pb::EvaluateRequest { state: Some(state("squeeze", "", pos)), view: FULL, state_form: BOTH })
             .await
             .unwrap_err();
         assert_eq!(e.code(), Code::InvalidArgument, "{pos}");
@@ -229,13 +244,19 @@ async fn ten_stones_win_and_suggest_move_finds_the_winning_capture() {
     assert_eq!((r.status, r.winners.clone()), (pb::GameStatus::Won as i32, vec!["white".to_string()]));
     let after = r.state.unwrap();
     let ev = c
-        .evaluate(pb::EvaluateRequest { state: Some(after.clone()), ..Default::default() })
+        .evaluate(pb::EvaluateRequest { state: Some(after.clone()), view: FULL, state_form: BOTH })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(ev.players[0].captured, Some(10));
     let e = c
-        .apply_move(pb::ApplyMoveRequest { state: Some(after), r#move: Some(notation("h1-h2")), ..Default::default() })
+        .apply_move(pb::ApplyMoveRequest {
+            state: Some(after),
+            r#move: Some(notation("h1-h2")),
+            view: FULL,
+            state_form: BOTH,
+            ..Default::default()
+        })
         .await
         .unwrap_err();
     assert_eq!(reason_and_field(&e), ("GAME_OVER".into(), "state.position".into()));
@@ -272,7 +293,11 @@ async fn whole_random_games_play_through_the_service() {
         s.position.push_str("; max_plies=120");
         let (end, plies) = play_through(&mut c, s, 200, seed as u64).await;
         assert!(plies <= 120, "{game}");
-        let ev = c.evaluate(pb::EvaluateRequest { state: Some(end), ..Default::default() }).await.unwrap().into_inner();
+        let ev = c
+            .evaluate(pb::EvaluateRequest { state: Some(end), view: FULL, state_form: BOTH })
+            .await
+            .unwrap()
+            .into_inner();
         assert_ne!(ev.status, pb::GameStatus::Ongoing as i32, "{game}: max_plies ends the game");
     }
 }

@@ -5,7 +5,7 @@
 //! alert rules and collector configuration in deploy/observability/ name
 //! only metrics this run exports (checked by `scripts/check-observability`).
 
-use crate::common::free_port;
+use crate::common::{connect_when_up, free_port, terminate, KillOnDrop};
 use opentelemetry_proto::tonic::collector::metrics::v1::metrics_service_server::{
     MetricsService, MetricsServiceServer,
 };
@@ -18,7 +18,7 @@ use opentelemetry_proto::tonic::trace::v1::Span;
 use parlour::pb;
 use parlour::pb::rules_client::RulesClient;
 use std::collections::{BTreeMap, BTreeSet};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tonic::{Request, Response, Status};
@@ -56,15 +56,6 @@ impl MetricsService for Receiver {
     }
 }
 
-/// Kills the child process if the test fails before stopping it.
-struct Proc(Child);
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn attr<'a>(attrs: &'a [KeyValue], key: &str) -> Option<&'a Value> {
     attrs.iter().find(|kv| kv.key == key).and_then(|kv| kv.value.as_ref()).and_then(|v| v.value.as_ref())
 }
@@ -72,7 +63,7 @@ fn attr<'a>(attrs: &'a [KeyValue], key: &str) -> Option<&'a Value> {
 /// A `parlour serve` process exporting to an in-process OTLP receiver.
 struct Run {
     receiver: Receiver,
-    proc: Proc,
+    proc: KillOnDrop,
     client: RulesClient<tonic::transport::Channel>,
 }
 
@@ -104,18 +95,8 @@ async fn start(envs: &[(&str, &str)], args: &[&str]) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start parlour");
-    let proc = Proc(child);
-    let url = format!("http://127.0.0.1:{port}");
-    let started = Instant::now();
-    let channel = loop {
-        match tonic::transport::Channel::from_shared(url.clone()).unwrap().connect().await {
-            Ok(c) => break c,
-            Err(_) if started.elapsed() < Duration::from_secs(20) => {
-                tokio::time::sleep(Duration::from_millis(50)).await
-            }
-            Err(e) => panic!("parlour did not start: {e}"),
-        }
-    };
+    let proc = KillOnDrop(child);
+    let channel = connect_when_up(&format!("http://127.0.0.1:{port}")).await;
     Run { receiver, proc, client: RulesClient::new(channel) }
 }
 
@@ -132,13 +113,7 @@ impl Run {
     /// Stops parlour with SIGTERM (shutdown flushes what is pending) and
     /// returns its log.
     async fn stop(mut self) -> (Receiver, String) {
-        let pid = self.proc.0.id().to_string();
-        Command::new("kill").args(["-TERM", &pid]).status().unwrap();
-        let t0 = Instant::now();
-        while self.proc.0.try_wait().unwrap().is_none() && t0.elapsed() < Duration::from_secs(15) {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let status = self.proc.0.try_wait().unwrap().expect("parlour exits on SIGTERM");
+        let status = terminate(&mut self.proc.0).await.expect("parlour exits on SIGTERM");
         assert!(status.success(), "{status:?}");
         let mut log = String::new();
         use std::io::Read;

@@ -57,7 +57,8 @@ async fn every_unary_call_answers_json() {
     assert_eq!(d["description"]["game"], "hex-squeeze");
     assert!(d["description"]["board"]["cells"].as_array().unwrap().len() > 10);
 
-    let start = ok(&server, "NewGame", json!({"game": "scala"})).await["state"].clone();
+    // Both state forms: the structured pieces are sent back below.
+    let start = ok(&server, "NewGame", json!({"game": "scala", "stateForm": "STATE_FORM_BOTH"})).await["state"].clone();
     assert_eq!(start["toMove"], "white");
     assert!(start["position"].as_str().unwrap().contains("white="));
 
@@ -149,7 +150,8 @@ async fn errors_are_connect_json_with_the_grpc_details() {
     assert_eq!(violations[0]["field"], "game");
 
     // An illegal move names the move and its reason.
-    let start = ok(&server, "NewGame", json!({"game": "scala"})).await["state"].clone();
+    // Both state forms: the structured pieces are sent back below.
+    let start = ok(&server, "NewGame", json!({"game": "scala", "stateForm": "STATE_FORM_BOTH"})).await["state"].clone();
     let (status, err) = call(&server, "ApplyMove", json!({"state": start, "move": {"notation": "a1-a2"}})).await;
     assert_eq!(status, 400, "{err}");
     let bad = tonic_types::pb::BadRequest::decode(detail(&err, "google.rpc.BadRequest").as_slice()).unwrap();

@@ -3,6 +3,7 @@
 //! window at a byte and never give it back, and sees the server's SETTINGS.
 #![allow(dead_code)]
 
+pub use crate::common::{ms, pb_duration};
 use bytes::{BufMut, Bytes, BytesMut};
 use parlour::pb;
 use prost::Message;
@@ -21,14 +22,6 @@ pub fn position() -> pb::GameState {
         position: "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d".into(),
         ..Default::default()
     }
-}
-
-pub fn ms(n: u64) -> Duration {
-    Duration::from_millis(n)
-}
-
-pub fn pb_duration(d: Duration) -> prost_types::Duration {
-    prost_types::Duration { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 }
 }
 
 /// A gRPC length-prefixed message.

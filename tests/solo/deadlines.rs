@@ -8,15 +8,6 @@
 
 use crate::common::*;
 use parlour::pb;
-use std::time::Duration;
-
-fn ms(n: u64) -> Duration {
-    Duration::from_millis(n)
-}
-
-fn pb_duration(d: Duration) -> prost_types::Duration {
-    prost_types::Duration { seconds: d.as_secs() as i64, nanos: d.subsec_nanos() as i32 }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn short_caller_deadlines_still_get_a_move() {

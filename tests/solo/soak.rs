@@ -9,19 +9,10 @@
 // Requests are built with `..Default::default()` so new proto fields need no edits here.
 #![allow(clippy::needless_update)]
 
-use crate::common::rss_kib;
+use crate::common::{connect_when_up, free_port, rss_kib, KillOnDrop};
 use parlour::pb;
 use parlour::pb::rules_client::RulesClient;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-struct Proc(Child);
-impl Drop for Proc {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use std::process::{Command, Stdio};
 
 async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::GameSummary], i: usize) {
     let mut c = client.clone();
@@ -73,7 +64,7 @@ async fn round(client: &RulesClient<tonic::transport::Channel>, games: &[pb::Gam
 #[ignore = "a long run (about a minute): scripts/test runs it as its own suite, or `cargo test --test solo soak -- --ignored`"]
 async fn memory_stays_bounded_over_a_long_mixed_run() {
     let _alone = crate::alone().await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = free_port();
     let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
         .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
         .env("RUST_LOG", "warn")
@@ -81,17 +72,9 @@ async fn memory_stays_bounded_over_a_long_mixed_run() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let proc = Proc(child);
+    let proc = KillOnDrop(child);
     let pid = proc.0.id();
-    let url = format!("http://127.0.0.1:{port}");
-    let t = Instant::now();
-    let channel = loop {
-        match tonic::transport::Channel::from_shared(url.clone()).unwrap().connect().await {
-            Ok(c) => break c,
-            Err(_) if t.elapsed() < Duration::from_secs(20) => tokio::time::sleep(Duration::from_millis(50)).await,
-            Err(e) => panic!("parlour did not start: {e}"),
-        }
-    };
+    let channel = connect_when_up(&format!("http://127.0.0.1:{port}")).await;
     let client = RulesClient::new(channel);
     let games = client.clone().list_games(pb::ListGamesRequest {}).await.unwrap().into_inner().games;
 

@@ -28,7 +28,7 @@ async function play(game, variant = '', plies = 12) {
     const legal = await rules.moves(state);
     if (!legal.length) break;
     const move = legal[i % legal.length].notation;
-    state = (await rules.apply(state, move)).state;
+    state = (await rules.apply(state, move, { view: 'REPLY_VIEW_FULL' })).state; // with its position keys
     moves.push(move);
   }
   return { start, moves, end: state };

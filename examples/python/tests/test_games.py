@@ -81,11 +81,12 @@ def test_structured_state_round_trips(rules, game_variant):
     """A response's structured form (to_move, pieces, fields), echoed back
     without the text, is the same state (docs/api.md)."""
     game, variant = game_variant
-    state = rules.new_game(game, variant)
+    both = pb.STATE_FORM_BOTH  # the default reply carries the text only
+    state = rules.new_game(game, variant, state_form=both)
     for _ in range(3):  # a few plies in, so counters are set
         moves = rules.moves(state)
         if moves:
-            state = rules.apply(state, moves[len(moves) // 2]).state
+            state = rules.apply(state, moves[len(moves) // 2], state_form=both).state
     structured = pb.GameState(game=game, variant=variant, to_move=state.to_move)
     structured.pieces.extend(state.pieces)
     structured.fields.extend(state.fields)

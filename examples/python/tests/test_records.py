@@ -16,7 +16,7 @@ def play(rules, game, variant="", plies=12):
         if not legal:
             break
         move = legal[i % len(legal)].notation
-        state = rules.apply(state, move).state
+        state = rules.apply(state, move, view=pb.REPLY_VIEW_FULL).state  # with its position keys
         moves.append(move)
     return start, moves, state
 

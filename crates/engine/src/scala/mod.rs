@@ -21,13 +21,13 @@ mod position;
 mod tests;
 
 pub use moves::{destinations, groups, jump_path, jump_routes, Breach, Verdict};
+pub use position::start_stones;
 
-use crate::bits::bit;
 use crate::describe::Description;
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
 use crate::notation::{format_cells, Record};
-use board::{cell_name, parse_cell, F1, F14};
+use board::{cell_name, F1, F14};
 
 /// White, who moves first and starts at the bottom (first cell f1).
 pub const WHITE: Player = 0;
@@ -113,17 +113,6 @@ impl Scala {
     pub fn variant(&self) -> Variant {
         self.variant
     }
-
-    /// The start position.
-    pub fn start_position(&self) -> Position {
-        Position { stones: start_stones(), to_move: WHITE, loser: None }
-    }
-}
-
-/// The start: white on ranks 5-7, black on ranks 8-10.
-pub fn start_stones() -> [u128; 2] {
-    let set = |list: &str| list.split(' ').fold(0u128, |m, n| m | bit(parse_cell(n).expect("start cell")));
-    [set("e5 f5 g5 c6 d6 e6 f6 g6 h6 i6 c7 d7 h7 i7"), set("c8 d8 h8 i8 c9 d9 e9 f9 g9 h9 i9 e10 f10 g10")]
 }
 
 impl Game for Scala {

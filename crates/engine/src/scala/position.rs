@@ -8,6 +8,19 @@ use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
 use crate::notation::{parse_cells, parse_name, Record};
 
+impl Scala {
+    /// The start position.
+    pub fn start_position(&self) -> Position {
+        Position { stones: start_stones(), to_move: WHITE, loser: None }
+    }
+}
+
+/// The start: white on ranks 5-7, black on ranks 8-10.
+pub fn start_stones() -> [u128; 2] {
+    let set = |list: &str| list.split(' ').fold(0u128, |m, n| m | bit(parse_cell(n).expect("start cell")));
+    [set("e5 f5 g5 c6 d6 e6 f6 g6 h6 i6 c7 d7 h7 i7"), set("c8 d8 h8 i8 c9 d9 e9 f9 g9 h9 i9 e10 f10 g10")]
+}
+
 fn parse_player(key: &str, v: &str) -> Result<Player, RulesError> {
     parse_name(key, v, &PLAYER_NAMES).map(|i| i as Player)
 }

@@ -101,7 +101,8 @@ impl FromStr for PlayerSpec {
                 }
                 "tac" => config.tactics = num(v)? as u32,
                 "tn" => config.tactics_nodes = num(v)? as u64,
-                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn")),
+                "mm" => config.minimax = num(v)?.min(1.0),
+                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm")),
             }
         }
         if time.is_none() && iterations == 0 {
@@ -177,6 +178,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.tactics_nodes != d.tactics_nodes {
                     parts.push(format!("tn={}", config.tactics_nodes));
+                }
+                if config.minimax != d.minimax {
+                    parts.push(format!("mm={}", config.minimax));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }

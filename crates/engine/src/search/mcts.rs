@@ -75,12 +75,20 @@ pub struct SearchConfig {
     /// off).
     pub tactics: u32,
     /// The most positions the tactical layer makes per call (it also
-    /// stops at half the time limit and at the stop flag). 0 = follow the
-    /// budget: [`super::tactics::NODES_PER_ITERATION`] a search iteration
-    /// when the budget bounds iterations, at most
-    /// [`super::tactics::DEFAULT_NODES`], so that an iteration-bound
-    /// answer costs about what its iterations cost.
+    /// stops at the time limit and at the stop flag). 0 = follow the
+    /// budget ([`super::tactics::node_budget`]): a count per search
+    /// iteration when the budget bounds iterations, else a count per
+    /// millisecond of the time limit, so that the layer proves the same
+    /// at any load and costs a fixed share of the budget.
     pub tactics_nodes: u64,
+    /// Weight of the implicit minimax value in selection (two-player
+    /// games; 0 = off): a child's value is `(1 - w)` times its mean plus
+    /// `w` times the minimax of the evaluator's values over the tree below
+    /// it (Lanctot et al., "Monte Carlo Tree Search with Heuristic
+    /// Evaluations using Implicit Minimax Backups", 2014), so that a
+    /// capture the opponent answers with a bigger one stops looking good as
+    /// soon as the answer is in the tree, however the averages stand.
+    pub minimax: f64,
 }
 
 impl Default for SearchConfig {
@@ -94,6 +102,7 @@ impl Default for SearchConfig {
             solver: true,
             tactics: super::tactics::DEFAULT_HORIZON,
             tactics_nodes: 0,
+            minimax: 0.0,
         }
     }
 }
@@ -117,6 +126,9 @@ struct Node<M> {
     expanded: bool,
     /// The game is over here.
     terminal: bool,
+    /// Implicit minimax value for `mover`: the prior until expanded, then
+    /// the best of the children's for the player choosing there.
+    minimax: f32,
 }
 
 /// A search tree over one root position.
@@ -214,10 +226,10 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             // One iteration expands the root; the tactical layer then
             // proves what it can about its moves.
             self.iterate();
-            // It may spend half the time, and stops at the first report
+            // Its node budget ends it (so it proves the same at any load);
+            // the deadline only caps it, and it stops at the first report
             // (an analysis shows the tree search's view from then on).
-            let half = budget.time_limit.map(|t| t / 2).and_then(|t| self.started.checked_add(t));
-            let share = match (half, next_report) {
+            let share = match (deadline, next_report) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
@@ -260,7 +272,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         let (first, count) = (root.first as usize, root.count as usize);
         let moves: Vec<G::Move> =
             (first..first + count).map(|c| self.nodes[c].mv.expect("a child has a move")).collect();
-        let nodes = tactics::node_budget(self.config.tactics_nodes, budget.max_iterations);
+        let nodes = tactics::node_budget(self.config.tactics_nodes, budget.max_iterations, budget.time_limit);
         let limits = tactics::Limits { nodes, deadline, stop: budget.stop.as_deref() };
         let (verdicts, nodes) = tactics::analyse_root(self.game, &self.root, &moves, self.config.tactics, limits);
         self.tactical_nodes = nodes;
@@ -304,6 +316,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             mover: mover as u8,
             expanded: false,
             terminal: false,
+            minimax: prior,
         });
         self.sums.extend(std::iter::repeat_n(0.0, self.seats));
     }
@@ -410,7 +423,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                 v
             } else {
                 let sum = self.sums[c * self.seats + mover] as f64;
-                (pw * ch.prior as f64 + sum) / (pw + ch.visits as f64)
+                let mean = (pw * ch.prior as f64 + sum) / (pw + ch.visits as f64);
+                let w = self.config.minimax;
+                if w > 0.0 && self.seats == 2 {
+                    (1.0 - w) * mean + w * ch.minimax as f64
+                } else {
+                    mean
+                }
             };
             let score = q + cp * ch.policy as f64 * sqrt_n / (1.0 + ch.visits as f64);
             if score > best_score {
@@ -558,12 +577,38 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             if i + 1 < self.path.len() && newly {
                 newly = self.try_prove(idx);
             }
+            if self.config.minimax > 0.0 && self.seats == 2 {
+                self.update_minimax(idx);
+            }
             let n = &mut self.nodes[idx];
             n.visits = n.visits.saturating_add(1);
             for (s, v) in values.iter().enumerate().take(self.seats) {
                 self.sums[idx * self.seats + s] += v;
             }
         }
+    }
+
+    /// Recomputes the implicit minimax value of an expanded `node` (two
+    /// players) from its children's.
+    fn update_minimax(&mut self, node: usize) {
+        let n = &self.nodes[node];
+        if !n.expanded || n.count == 0 {
+            return;
+        }
+        let (first, count) = (n.first as usize, n.count as usize);
+        let chooser = self.nodes[first].mover as usize;
+        let best = (first..first + count)
+            .map(|c| {
+                let ch = &self.nodes[c];
+                if ch.proven != NONE {
+                    self.exact[ch.proven as usize][chooser]
+                } else {
+                    ch.minimax
+                }
+            })
+            .fold(f32::NEG_INFINITY, f32::max);
+        let n = &mut self.nodes[node];
+        n.minimax = if n.mover as usize == chooser { best } else { -best };
     }
 
     /// A child's value for `seat`: exact when proven, else its mean, else

@@ -12,22 +12,20 @@
 //! - **loss within 2, 4 plies**: after the move the opponent has a forced
 //!   win within 1, 3 plies.
 //!
-//! The horizons grow in the order win 1, loss 2, win 3, win 5, loss 4
-//! (the longest loss check last: a forced win makes it moot), so the
-//! shortest win is found first; the search stops at a win. Answers are
+//! The horizons grow in the order win 1, loss 2, win 3, win 5, loss 4, so
+//! the shortest win is found first; the search stops at a win. The win-5
+//! pass may use at most half the positions left, so the loss-4 pass always
+//! has the other half (in a wide position with no short win, a set-up or
+//! an opening, the win check would otherwise take everything). Answers are
 //! kept per (position, player, plies), so transpositions are searched once. The tree
 //! search then treats the proven moves as solved (see [`super::mcts`]): a
 //! proven win is played, a proven loss is never chosen while a move not
 //! proven lost remains.
 //!
 //! Limits: a node budget (positions made; deterministic, so the same
-//! position and budget give the same answer), a deadline and the stop flag,
-//! checked every few hundred positions. A check cut short proves nothing;
-//! the checks already finished stand. A pass (one horizon over every root
-//! move) is not begun when it is predicted not to finish: it costs about
-//! √(root moves) times the pass a ply shorter, compared with the time left
-//! at the speed measured so far (the node budget alone is not predicted, so
-//! iteration-bound answers stay deterministic).
+//! position and budget give the same answer, at any load), a deadline and
+//! the stop flag, checked every few hundred positions. A check cut short
+//! proves nothing; the checks already finished stand.
 
 use crate::game::{Game, Outcome, Player};
 use std::collections::HashMap;
@@ -61,6 +59,9 @@ pub struct Prover<'a, 's, G: Game> {
     /// Positions made so far.
     pub nodes: u64,
     aborted: bool,
+    /// A lower node limit for the current pass (0 = none): reaching it
+    /// cuts the pass short; [`Prover::end_pass`] lifts it.
+    pass_cap: u64,
     /// Answers already found, for (position, player, plies) with two or
     /// more plies (transpositions are common in placement games).
     known: HashMap<(G::Position, Player, u32), bool>,
@@ -68,7 +69,7 @@ pub struct Prover<'a, 's, G: Game> {
 
 impl<'a, 's, G: Game> Prover<'a, 's, G> {
     pub fn new(game: &'a G, limits: Limits<'s>) -> Self {
-        Prover { game, limits, nodes: 0, aborted: false, known: HashMap::new() }
+        Prover { game, limits, nodes: 0, aborted: false, pass_cap: 0, known: HashMap::new() }
     }
 
     /// Whether a limit has been reached (every later answer is `None`).
@@ -76,9 +77,22 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
         self.aborted
     }
 
+    /// Ends a pass capped at `cap` positions (0 = none): the search goes on
+    /// if only the cap stopped it.
+    fn end_pass(&mut self) {
+        if self.pass_cap > 0 && self.nodes > self.pass_cap && !(self.limits.nodes > 0 && self.nodes > self.limits.nodes)
+        {
+            let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+            self.aborted = stopped;
+        }
+        self.pass_cap = 0;
+    }
+
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if (self.limits.nodes > 0 && self.nodes > self.limits.nodes)
+            || (self.pass_cap > 0 && self.nodes > self.pass_cap)
             || (self.nodes.is_multiple_of(256)
                 && (self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
                     || self.limits.deadline.is_some_and(|d| Instant::now() >= d)))
@@ -186,14 +200,28 @@ pub const DEFAULT_NODES: u64 = 4_000_000;
 /// values every reply of the position it reaches).
 pub const NODES_PER_ITERATION: u64 = 64;
 
+/// Positions the tactical layer may make per millisecond of a time-bound
+/// budget (no iteration bound), when its node budget is left to follow the
+/// budget: 200 ms give 200 000 positions. A count, not a measurement, so
+/// the layer proves the same at any load; in a release build on the
+/// project's 2-core machine 200 000 positions take about a fifth of 200 ms
+/// (docs/ai.md, "The tactical layer").
+pub const NODES_PER_MS: u64 = 1_000;
+
 /// The tactical layer's node budget: `configured` when set (non-zero), else
-/// [`NODES_PER_ITERATION`] for each of `max_iterations` (0 = no iteration
-/// bound), at most [`DEFAULT_NODES`].
-pub fn node_budget(configured: u64, max_iterations: u64) -> u64 {
-    match (configured, max_iterations) {
-        (0, 0) => DEFAULT_NODES,
-        (0, it) => it.saturating_mul(NODES_PER_ITERATION).min(DEFAULT_NODES),
-        (n, _) => n,
+/// [`NODES_PER_ITERATION`] for each of `max_iterations`, else
+/// [`NODES_PER_MS`] for each millisecond of `time_limit`, else
+/// [`DEFAULT_NODES`]; never more than [`DEFAULT_NODES`] unless configured.
+pub fn node_budget(configured: u64, max_iterations: u64, time_limit: Option<std::time::Duration>) -> u64 {
+    if configured > 0 {
+        return configured;
+    }
+    if max_iterations > 0 {
+        return max_iterations.saturating_mul(NODES_PER_ITERATION).min(DEFAULT_NODES);
+    }
+    match time_limit {
+        Some(t) => (t.as_millis().min(u64::MAX as u128) as u64).saturating_mul(NODES_PER_MS).clamp(1, DEFAULT_NODES),
+        None => DEFAULT_NODES,
     }
 }
 
@@ -222,36 +250,21 @@ pub fn analyse_root<G: Game>(
         })
         .collect();
     let mut prover = Prover::new(game, limits);
-    let started = Instant::now();
-    let branching = moves.len().max(2) as f64;
-    // Positions each finished pass made, by plies.
-    let mut made: Vec<(u32, u64)> = Vec::new();
-    // plies: 1 = win in 1, 2 = loss within 2, 3 = win in 3, ...; the
-    // longest loss check comes after the longest win check (a forced win
-    // makes it moot).
+    // plies: 1 = win in 1, 2 = loss within 2, 3 = win in 3, then the
+    // longest win check (5) on at most half the positions left, so that
+    // the loss check (4) always has the other half: a wide position where
+    // no short win exists (a set-up, an opening) would otherwise spend
+    // everything on the win check and leave an avoidable loss unseen.
     let mut order: Vec<u32> = (1..=horizon).collect();
     if horizon >= 2 && horizon % 2 == 1 {
         order.swap((horizon - 2) as usize, (horizon - 1) as usize);
     }
     for plies in order {
-        // A pass costs about √branching times the one a ply shorter (a
-        // proof tree with good ordering grows by the branching factor every
-        // two plies). One that cannot finish in the time left is not begun:
-        // in wide positions the time goes to the tree search instead. Only
-        // the deadline is predicted: under the node budget alone
-        // (deterministic calls) every pass runs until the budget ends it.
-        if let Some(&(q, n)) = made.last() {
-            let predicted = n.max(1) as f64 * branching.sqrt().powi(plies as i32 - q as i32);
-            let time_left = limits.deadline.map(|d| {
-                let per_node = started.elapsed().as_secs_f64() / prover.nodes.max(1) as f64;
-                d.saturating_duration_since(Instant::now()).as_secs_f64() / per_node.max(1e-9)
-            });
-            if time_left.is_some_and(|l| predicted > l) {
-                break;
-            }
-        }
-        let before = prover.nodes;
         let win = plies % 2 == 1;
+        let longest_win = win && plies == horizon && horizon >= 3;
+        if longest_win && limits.nodes > 0 {
+            prover.pass_cap = prover.nodes + limits.nodes.saturating_sub(prover.nodes) / 2;
+        }
         for (i, (child, me_after)) in children.iter().enumerate() {
             if verdicts[i] != Verdict::Unknown {
                 continue;
@@ -263,18 +276,21 @@ pub fn analyse_root<G: Game>(
                         return (verdicts, prover.nodes);
                     }
                     Some(false) => {}
-                    None => return (verdicts, prover.nodes),
+                    None => break,
                 }
             } else {
                 let opp = 1 - *me_after;
                 match prover.wins(child, opp, plies - 1) {
                     Some(true) => verdicts[i] = Verdict::Loss(plies),
                     Some(false) => {}
-                    None => return (verdicts, prover.nodes),
+                    None => break,
                 }
             }
         }
-        made.push((plies, prover.nodes - before));
+        prover.end_pass();
+        if prover.aborted() {
+            break;
+        }
     }
     (verdicts, prover.nodes)
 }
@@ -284,11 +300,17 @@ mod budget_tests {
     use super::*;
 
     #[test]
-    fn the_node_budget_follows_an_iteration_budget_unless_set() {
-        assert_eq!(node_budget(0, 0), DEFAULT_NODES, "no bound of either kind: the default");
-        assert_eq!(node_budget(0, 64), 64 * NODES_PER_ITERATION, "iterations bound the layer too");
-        assert_eq!(node_budget(0, u64::MAX), DEFAULT_NODES, "never past the default");
-        assert_eq!(node_budget(1234, 64), 1234, "a budget set is kept");
+    fn the_node_budget_follows_the_budget_unless_set() {
+        use std::time::Duration;
+        assert_eq!(node_budget(0, 0, None), DEFAULT_NODES, "no bound of either kind: the default");
+        assert_eq!(node_budget(0, 64, None), 64 * NODES_PER_ITERATION, "iterations bound the layer too");
+        assert_eq!(node_budget(0, u64::MAX, None), DEFAULT_NODES, "never past the default");
+        assert_eq!(node_budget(1234, 64, None), 1234, "a budget set is kept");
+        let ms200 = Some(Duration::from_millis(200));
+        assert_eq!(node_budget(0, 0, ms200), 200 * NODES_PER_MS, "a time limit: a count of positions by its length");
+        assert_eq!(node_budget(0, 64, ms200), 64 * NODES_PER_ITERATION, "iterations first");
+        assert_eq!(node_budget(0, 0, Some(Duration::from_secs(3600))), DEFAULT_NODES, "never past the default");
+        assert_eq!(node_budget(0, 0, Some(Duration::ZERO)), 1);
     }
 }
 

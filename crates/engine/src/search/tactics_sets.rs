@@ -201,8 +201,10 @@ pub(crate) fn entries() -> Vec<(String, String, String, Vec<String>)> {
     out
 }
 
-/// The player on a small iteration budget (tactics at their defaults)
-/// answers every position of every set right.
+/// The player on a small iteration budget, its tactical layer on the node
+/// budget a 200 ms call gives it, answers every position of every set
+/// right (the same layer a 200 ms call runs; only the tree search is
+/// shorter).
 #[test]
 fn every_set_is_solved() {
     let reg = Registry::new();
@@ -214,9 +216,10 @@ fn every_set_is_solved() {
         let (id, variant) = file.trim_end_matches(".txt").split_once('.').expect("<game>.<variant>.txt");
         let game = reg.get(id, variant).unwrap_or_else(|e| panic!("{file}: {e}"));
         let record = Record::parse(pos).unwrap_or_else(|e| panic!("{file}: {pos}: {e}"));
-        // Few iterations, and the tactical layer's default node budget
+        // Few iterations, and the tactical layer's budget of a 200 ms call
         // stated (by default it would follow the iterations).
-        let config = SearchConfig { tactics_nodes: super::DEFAULT_NODES, ..Default::default() };
+        let tactics_nodes = super::node_budget(0, 0, Some(std::time::Duration::from_millis(200)));
+        let config = SearchConfig { tactics_nodes, ..Default::default() };
         let budget =
             SuggestBudget { seed: 7, max_iterations: 20, player: Strategy::Mcts(config), ..Default::default() };
         let (_, s) = game.suggest(record, &budget).unwrap_or_else(|e| panic!("{file}: {pos}: {e}"));
@@ -256,4 +259,99 @@ fn at_time() {
     for (file, (ok, n, missed)) in by_file {
         println!("{file}: {ok} of {n} at {ms} ms {missed:?}");
     }
+}
+
+/// What the tactical layer needs for each position of the sets: the
+/// smallest node budget of a doubling ladder (12 500, 25 000, … up to
+/// the default) whose verdicts alone decide the position (root moves in
+/// the order the tree search hands them over: best prior first), the
+/// positions made and the time taken at that budget, and the speed. Release build:
+/// `cargo test --release -p parlour-engine sets::nodes_needed -- --ignored --nocapture`
+#[test]
+#[ignore = "timed; run in release"]
+fn nodes_needed() {
+    struct Measure {
+        rows: Vec<(String, String, u64, u64, f64, bool)>,
+    }
+    impl crate::registry::GameVisitor for Measure {
+        fn visit<G: Game>(&mut self, game: Bounded<G>) {
+            let d = game.description();
+            let file = file_name(d.id, d.variant);
+            for (f, kind, pos, right) in entries() {
+                if f != file {
+                    continue;
+                }
+                let p = game.from_record(Record::parse(&pos).expect("a record")).expect("a position");
+                let me = game.to_move(&p);
+                let mut moves = Vec::new();
+                game.legal_moves(&p, &mut moves);
+                let mut keyed: Vec<(f64, G::Move)> = moves
+                    .iter()
+                    .map(|&m| {
+                        let mut c = p.clone();
+                        let after = game.player_after(&p, m, me);
+                        game.play(&mut c, m);
+                        let v = match game.outcome(&c) {
+                            Outcome::Won(w) => {
+                                if w.contains(&after) {
+                                    2.0
+                                } else {
+                                    -2.0
+                                }
+                            }
+                            Outcome::Drawn => 0.0,
+                            Outcome::Ongoing => game.search_value(&c, after),
+                        };
+                        (v, m)
+                    })
+                    .collect();
+                keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let moves: Vec<G::Move> = keyed.iter().map(|k| k.1).collect();
+                let name = |m: G::Move| game.move_notation(&p, m);
+                let decides = |verdicts: &[super::Verdict]| {
+                    if kind == "avoid4" {
+                        moves
+                            .iter()
+                            .zip(verdicts)
+                            .all(|(&m, v)| right.contains(&name(m)) || matches!(v, super::Verdict::Loss(_)))
+                    } else {
+                        moves
+                            .iter()
+                            .zip(verdicts)
+                            .any(|(&m, v)| matches!(v, super::Verdict::Win(_)) && right.contains(&name(m)))
+                    }
+                };
+                // The smallest budget of a doubling ladder that decides it.
+                let (mut nodes, mut secs, mut decided) = (0, 0.0, false);
+                let mut budget = 12_500;
+                while budget <= super::DEFAULT_NODES && !decided {
+                    let limits = Limits { nodes: budget, deadline: None, stop: None };
+                    let started = std::time::Instant::now();
+                    let (verdicts, made) = super::analyse_root(&game, &p, &moves, super::DEFAULT_HORIZON, limits);
+                    secs = started.elapsed().as_secs_f64();
+                    nodes = made;
+                    decided = decides(&verdicts);
+                    budget *= 2;
+                }
+                let budget = budget / 2;
+                self.rows.push((file.clone(), kind, budget, nodes, secs, decided));
+            }
+        }
+    }
+    let mut m = Measure { rows: Vec::new() };
+    crate::registry::for_each_game(&mut m);
+    let (mut total_nodes, mut total_secs) = (0u64, 0f64);
+    for (file, kind, budget, nodes, secs, decided) in &m.rows {
+        let verdict = if *decided { "decided" } else { "NOT decided" };
+        println!("{file}\t{kind}\tbudget {budget}\tmade {nodes}\t{:.1} ms\t{verdict}", secs * 1e3);
+        total_nodes += nodes;
+        total_secs += secs;
+    }
+    let max = m.rows.iter().filter(|r| r.5).map(|r| r.2).max().unwrap_or(0);
+    println!(
+        "{} positions, {} decided, the largest budget needed {max}, {:.0} positions/s (wall clock)",
+        m.rows.len(),
+        m.rows.iter().filter(|r| r.5).count(),
+        total_nodes as f64 / total_secs
+    );
 }

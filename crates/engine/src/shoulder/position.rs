@@ -9,6 +9,21 @@ use crate::game::{Owner, PieceAt, Player};
 use crate::notation::{format_cells, parse_cells, split_list, Record};
 
 impl ShoulderToShoulder {
+    /// The seat that starts game `game` of a match: red, green, blue, red...
+    pub fn starter(&self, game: u8) -> Player {
+        (game.saturating_sub(1)) % self.seats()
+    }
+
+    /// The start position of game `game` of a match of `games`.
+    pub fn start_of_game(&self, game: u8, games: u8, penalties: [u32; 3]) -> Position {
+        let b = self.board;
+        let pieces = match self.variant {
+            Variant::ThreePlayer => b.start3,
+            Variant::TwoPlayer => [b.start2[0], b.start2[1], b.blockers],
+        };
+        Position { pieces, to_move: self.starter(game), game, games, penalties }
+    }
+
     pub(super) fn parse_seat(&self, key: &str, v: &str) -> Result<Player, RulesError> {
         let names = &COLOURS[..self.seats() as usize];
         match names.iter().position(|&n| n == v) {

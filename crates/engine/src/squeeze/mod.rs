@@ -1,12 +1,13 @@
 //! Squeeze, Swish, Hex-Squeeze and Hex-Swish (Christian Freeling, 1984).
 //!
 //! Rules: `docs/rules/squeeze.md` and RULES.md ("Squeeze and Swish"). One
-//! engine serves the four games: they share the pieces (kings per colour,
-//! 19 neutral stones), the pre-game (set-up and pie choice with bait), the
-//! win at 10 stones and the loss without kings or moves. They differ in the
-//! board ([`board::SQUARE`] 8x8 with 8 directions, [`board::HEX`] hexhex of
-//! side 5 with 6) and in how a move captures: Squeeze by custodian after a
-//! slide, Swish by leaping a row of stones or of opposing kings.
+//! engine serves the four games ([`GameId`]): they share the pieces (kings
+//! per colour, 19 neutral stones), the pre-game (set-up and pie choice with
+//! bait), the win at 10 stones and the loss without kings or moves. They
+//! differ in the board ([`board::SQUARE`] 8x8 with 8 directions,
+//! [`board::HEX`] hexhex of side 5 with 6) and in how a move captures:
+//! Squeeze by custodian after a slide, Swish by leaping a row of stones or
+//! of opposing kings.
 //!
 //! Pieces are `u64` bitboards (every board here has ≤ 64 cells); moves and
 //! captures follow precomputed rays.
@@ -223,8 +224,8 @@ impl Squeeze {
     }
 }
 
-/// The rules, by concern: [`position`] (the text), [`moves`], [`eval`]
-/// (the end and the heuristic), [`describe`].
+/// The rules, by concern: `position.rs` (the text), `moves.rs`, `eval.rs`
+/// (the end and the heuristic), `describe.rs`.
 impl Game for Squeeze {
     type Position = Position;
     type Move = Move;
@@ -323,7 +324,7 @@ impl Game for Squeeze {
     }
 
     /// For search: the heuristic in play, and in the pre-game the set-up as
-    /// the pie rule would play out (see [`eval::search_value`]).
+    /// the pie rule would play out (see `eval::search_value`).
     fn search_value(&self, pos: &Position, player: Player) -> f64 {
         eval::search_value(self, pos, player)
     }
