@@ -23,7 +23,11 @@
 //! Limits: a node budget (positions made; deterministic, so the same
 //! position and budget give the same answer, at any load), a deadline and
 //! the stop flag, checked every few hundred positions. A check cut short
-//! proves nothing; the checks already finished stand.
+//! proves nothing; the checks already finished stand. A pass (one horizon
+//! over every root move), predicted at about √(root moves) times the pass
+//! a ply shorter, is not begun when it would outrun both the positions and
+//! the time left, so that wide positions on a loaded machine leave the
+//! time to the tree search.
 
 use crate::game::{Game, Outcome, Player};
 use std::collections::HashMap;
@@ -253,6 +257,10 @@ pub fn analyse_root<G: Game>(
         })
         .collect();
     let mut prover = Prover::new(game, limits);
+    let started = Instant::now();
+    let branching = moves.len().max(2) as f64;
+    // Positions each finished pass made, by plies.
+    let mut made: Vec<(u32, u64)> = Vec::new();
     // plies: 1 = win in 1, 2 = loss within 2, 3 = win in 3, ...; the
     // longest loss check comes after the longest win check (a forced win
     // makes it moot).
@@ -261,6 +269,25 @@ pub fn analyse_root<G: Game>(
         order.swap((horizon - 2) as usize, (horizon - 1) as usize);
     }
     for plies in order {
+        // A pass costs about √branching times the one a ply shorter (a
+        // proof tree with good ordering grows by the branching factor every
+        // two plies). One predicted to outrun both the positions left and
+        // the time left (at the speed so far) is not begun: the count or
+        // the clock would cut it short anyway, and in wide positions on a
+        // loaded machine the time then goes to the tree search. Without a
+        // deadline nothing is skipped, and a pass the count can finish is
+        // never skipped, so the count alone decides on an idle machine.
+        if let (Some(&(q, n)), Some(d)) = (made.last(), limits.deadline) {
+            let predicted = n.max(1) as f64 * branching.sqrt().powi(plies as i32 - q as i32);
+            let per_node = started.elapsed().as_secs_f64() / prover.nodes.max(1) as f64;
+            let time_left = d.saturating_duration_since(Instant::now()).as_secs_f64() / per_node.max(1e-9);
+            let nodes_left =
+                if limits.nodes > 0 { limits.nodes.saturating_sub(prover.nodes) as f64 } else { f64::INFINITY };
+            if predicted > nodes_left && predicted > time_left {
+                break;
+            }
+        }
+        let before = prover.nodes;
         let win = plies % 2 == 1;
         for (i, (child, me_after)) in children.iter().enumerate() {
             if verdicts[i] != Verdict::Unknown {
@@ -287,6 +314,7 @@ pub fn analyse_root<G: Game>(
         if prover.aborted() {
             break;
         }
+        made.push((plies, prover.nodes - before));
     }
     (verdicts, prover.nodes)
 }
