@@ -71,6 +71,10 @@ pub struct ArenaArgs {
     /// Ladder: also write the results as JSON to this file.
     #[arg(long, value_name = "FILE", requires = "ladder")]
     json: Option<std::path::PathBuf>,
+    /// Ladder: play nothing; refit and print the ladders of a JSON file
+    /// written by `--json` (the games listed by `--game` are ignored).
+    #[arg(long, value_name = "FILE", requires = "ladder")]
+    refit: Option<std::path::PathBuf>,
     /// Instead of matches from the start: play from each position of this
     /// file (lines `variant<TAB>side to win<TAB>position`, `#` comments;
     /// e.g. crates/engine/tests/data/scala-endgames.txt) with the player on
@@ -104,6 +108,9 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
             analyze(game, &player, position, a.seed)?;
         }
         return Ok(());
+    }
+    if let Some(path) = &a.refit {
+        return refit(&a, path);
     }
     if a.ladder {
         return run_ladder(&a, &games);
@@ -405,6 +412,50 @@ fn endgames(
             100.0 * hi,
             plies as f64 / won.max(1) as f64,
         );
+    }
+    Ok(())
+}
+
+/// `--ladder --refit FILE`: the ladders of a `--json` file, refitted and
+/// printed as markdown.
+fn refit(a: &ArenaArgs, path: &std::path::Path) -> anyhow::Result<()> {
+    use parlour_engine::search::arena::Tally;
+    let bad = |what: &str| anyhow::anyhow!("--refit {}: {what}", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
+    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(&e.to_string()))?;
+    let opts = FitOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
+    for g in doc.as_array().ok_or_else(|| bad("expected a JSON array of ladders"))? {
+        let names: Vec<String> = g["rungs"]
+            .as_array()
+            .ok_or_else(|| bad("a ladder without rungs"))?
+            .iter()
+            .map(|r| r["player"].as_str().unwrap_or_default().to_string())
+            .collect();
+        let rungs: Vec<PlayerSpec> =
+            names.iter().map(|r| r.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?;
+        let mut pairings = Vec::new();
+        for p in g["pairings"].as_array().ok_or_else(|| bad("a ladder without pairings"))? {
+            let index = |k: &str| names.iter().position(|n| Some(n.as_str()) == p[k].as_str());
+            let (Some(ia), Some(ib)) = (index("a"), index("b")) else {
+                return Err(bad("a pairing of players not among the rungs"));
+            };
+            let n = |k: &str| p[k].as_u64().unwrap_or(0) as u32;
+            let (wins, draws, losses) = (n("wins"), n("draws"), n("losses"));
+            let games = wins + draws + losses;
+            let tally = Tally {
+                games,
+                wins,
+                draws,
+                losses,
+                plies: (p["plies"].as_f64().unwrap_or(0.0) * games as f64).round() as u64,
+                a_time: std::time::Duration::from_secs_f64(p["a_ms_a_move"].as_f64().unwrap_or(0.0) / 1000.0),
+                a_moves: 1,
+            };
+            pairings.push(Pairing { a: ia, b: ib, tally });
+        }
+        let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
+        println!("\n### {}/{}\n", g["game"].as_str().unwrap_or("?"), g["variant"].as_str().unwrap_or("?"));
+        print!("{}", markdown(&rungs, &pairings, &ratings));
     }
     Ok(())
 }

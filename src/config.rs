@@ -39,6 +39,10 @@ pub const SHUTDOWN_GRACE_MS: u64 = 30_000;
 pub const MAX_CONNECTIONS: usize = 1000;
 /// `--max-streams-per-connection`: HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`.
 pub const MAX_STREAMS_PER_CONNECTION: u32 = 100;
+/// `--max-active-calls-per-connection`: calls of one connection whose
+/// handlers run at once (tonic's per-connection concurrency limit); the
+/// others wait their turn, so connections share the CPU fairly.
+pub const MAX_ACTIVE_CALLS_PER_CONNECTION: usize = 8;
 /// `--max-open-streams`: calls open at once over all connections, from
 /// their headers until their reply is sent (unread replies count).
 pub const MAX_OPEN_STREAMS: usize = 2048;
@@ -52,8 +56,9 @@ pub const IDLE_TIMEOUT_MS: u64 = 300_000;
 pub const KEEPALIVE_INTERVAL_MS: u64 = 60_000;
 /// `--keepalive-timeout-ms`: a PING unanswered this long closes the connection.
 pub const KEEPALIVE_TIMEOUT_MS: u64 = 20_000;
-/// `--stream-grace-ms`: a call still open this long after its deadline (its
-/// reply stuck behind a client that does not read) gets its connection closed.
+/// `--stream-grace-ms`: a reply the client does not take for this long (its
+/// flow-control window stays closed), or a call still open this long after
+/// its deadline, gets its connection closed.
 pub const STREAM_GRACE_MS: u64 = 2_000;
 
 /// An AnalyzeStream report that cannot be handed to the connection within
@@ -110,6 +115,7 @@ pub fn validate(c: &ServerConfig) -> Result<(), String> {
         ("--max-search-nodes", l.max_search_nodes as u128),
         ("--max-connections", t.max_connections as u128),
         ("--max-streams-per-connection", t.max_streams_per_connection as u128),
+        ("--max-active-calls-per-connection", t.max_active_calls_per_connection as u128),
         ("--max-open-streams", t.max_open_streams as u128),
         ("--max-health-watches", t.max_health_watches as u128),
         ("--handshake-timeout-ms", t.handshake_timeout.as_millis()),
@@ -138,9 +144,11 @@ fn zero_means(flag: &str) -> &'static str {
         "--max-search-iterations" => "mean unlimited iterations and break the determinism of iteration budgets",
         "--max-request-bytes" => "refuse every request while health says SERVING",
         "--request-timeout-ms" => "time out every call while health says SERVING",
-        "--max-concurrent" | "--max-concurrent-searches" | "--max-open-streams" | "--max-connections" => {
-            "refuse every call while health says SERVING"
-        }
+        "--max-concurrent"
+        | "--max-concurrent-searches"
+        | "--max-open-streams"
+        | "--max-connections"
+        | "--max-active-calls-per-connection" => "refuse every call while health says SERVING",
         _ => "make the server useless",
     }
 }

@@ -101,6 +101,14 @@ struct ServeArgs {
     /// SETTINGS_MAX_CONCURRENT_STREAMS).
     #[arg(long, env = "PARLOUR_MAX_STREAMS_PER_CONNECTION", default_value_t = defaults::MAX_STREAMS_PER_CONNECTION)]
     max_streams_per_connection: u32,
+    /// Calls of one connection worked on at once; the others wait their
+    /// turn, so one connection's burst cannot take the CPU from the others.
+    #[arg(
+        long,
+        env = "PARLOUR_MAX_ACTIVE_CALLS_PER_CONNECTION",
+        default_value_t = defaults::MAX_ACTIVE_CALLS_PER_CONNECTION
+    )]
+    max_active_calls_per_connection: usize,
     /// Calls open at once over all connections, unread replies included;
     /// more are refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "PARLOUR_MAX_OPEN_STREAMS", default_value_t = defaults::MAX_OPEN_STREAMS)]
@@ -123,8 +131,9 @@ struct ServeArgs {
     /// A PING unanswered this long closes the connection, in milliseconds.
     #[arg(long, env = "PARLOUR_KEEPALIVE_TIMEOUT_MS", default_value_t = defaults::KEEPALIVE_TIMEOUT_MS)]
     keepalive_timeout_ms: u64,
-    /// A call whose reply is still unsent this long after its deadline (the
-    /// client does not read) gets its connection closed, in milliseconds.
+    /// A reply the client does not take for this long (it does not read), or
+    /// a call still open this long after its deadline, gets its connection
+    /// closed, in milliseconds.
     #[arg(long, env = "PARLOUR_STREAM_GRACE_MS", default_value_t = defaults::STREAM_GRACE_MS)]
     stream_grace_ms: u64,
     /// Origins whose pages may call the API from the browser (CORS), e.g.
@@ -196,6 +205,7 @@ async fn main() -> anyhow::Result<()> {
                 transport: TransportLimits {
                     max_connections: a.max_connections,
                     max_streams_per_connection: a.max_streams_per_connection,
+                    max_active_calls_per_connection: a.max_active_calls_per_connection,
                     max_open_streams: a.max_open_streams,
                     max_health_watches: a.max_health_watches,
                     handshake_timeout: Duration::from_millis(a.handshake_timeout_ms),

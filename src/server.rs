@@ -137,6 +137,9 @@ pub async fn run(
     let serve = tonic::transport::Server::builder()
         .accept_http1(true)
         .max_concurrent_streams(t.max_streams_per_connection)
+        // Connections take turns: a burst on one (a thousand calls whose
+        // replies it never reads) queues behind its own calls, not others'.
+        .concurrency_limit_per_connection(t.max_active_calls_per_connection)
         .http2_keepalive_interval(keepalive)
         .http2_keepalive_timeout(Some(t.keepalive_timeout))
         .layer(crate::web::layers(&web))

@@ -381,14 +381,12 @@ impl Rules for RulesService {
             let rpc_span = tracing::Span::current();
             // The deadlines count from the call's arrival: time spent before
             // the search starts (parsing, a busy blocking pool) comes off it.
-            let cap_at = self.deadline_cap(caller_deadline).map(|c| received + c);
+            let cap = self.deadline_cap(caller_deadline);
             let mut engine_budget = engine_budget;
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                if let Some(at) = cap_at {
-                    let left = at.saturating_duration_since(Instant::now());
-                    engine_budget.time_limit = Some(engine_budget.time_limit.map_or(left, |t| t.min(left)));
-                }
+                engine_budget.time_limit =
+                    budget::thinking_time(engine_budget.time_limit, received, cap, Instant::now());
                 let search_span = tracing::info_span!(
                     parent: &rpc_span,
                     "search",

@@ -9,15 +9,18 @@
 //! - [`Watchdog`]: wraps each connection. It closes the connection when the
 //!   HTTP/2 preface has not arrived within the handshake timeout (TLS
 //!   handshake included), when no call has been open for the idle timeout,
-//!   or when a call outlives its deadline plus a grace (its reply stuck
-//!   behind a client that does not read: a zero flow-control window).
+//!   when a reply has waited for the client to take it (its flow-control
+//!   window closed) longer than the stream grace, or when a call outlives
+//!   its deadline plus that grace.
 //! - [`CallLimitsLayer`]: wraps each call. It bounds every call, streams
 //!   included, by the request timeout and answers `DEADLINE_EXCEEDED`, caps
 //!   the calls open at once over all connections and the health `Watch`
 //!   streams, and keeps each connection's watchdog told of its calls.
 //!
-//! HTTP/2 settings (max concurrent streams, keepalive PINGs) are tonic's own
-//! builder options, set in [`crate::server`].
+//! HTTP/2 settings (max concurrent streams, keepalive PINGs) and the cap on
+//! calls of one connection worked on at once (tonic's per-connection
+//! concurrency limit, which makes connections take turns for the CPU) are
+//! tonic's own builder options, set in [`crate::server`].
 
 use crate::config;
 use crate::TlsConfig;
@@ -45,6 +48,10 @@ pub struct TransportLimits {
     /// HTTP/2 `SETTINGS_MAX_CONCURRENT_STREAMS`: calls open at once on one
     /// connection; the client must wait (or its extra streams are refused).
     pub max_streams_per_connection: u32,
+    /// Calls of one connection whose handlers run at once; the others wait
+    /// their turn (not refused), so that one connection's burst cannot take
+    /// the CPU from the others.
+    pub max_active_calls_per_connection: usize,
     /// Calls open at once over all connections, from their headers until
     /// their reply is sent; more are answered `RESOURCE_EXHAUSTED`.
     pub max_open_streams: usize,
@@ -59,8 +66,10 @@ pub struct TransportLimits {
     pub keepalive_interval: Duration,
     /// A PING unanswered for this long closes the connection.
     pub keepalive_timeout: Duration,
-    /// A call whose reply is still not sent this long after its deadline
-    /// (request timeout, or its own end) gets its connection closed.
+    /// A reply the client has not taken this long after it was ready (its
+    /// flow-control window stays closed), or a call still open this long
+    /// after its deadline (request timeout, or its own end), gets its
+    /// connection closed.
     pub stream_grace: Duration,
 }
 
@@ -69,6 +78,7 @@ impl Default for TransportLimits {
         TransportLimits {
             max_connections: config::MAX_CONNECTIONS,
             max_streams_per_connection: config::MAX_STREAMS_PER_CONNECTION,
+            max_active_calls_per_connection: config::MAX_ACTIVE_CALLS_PER_CONNECTION,
             max_open_streams: config::MAX_OPEN_STREAMS,
             max_health_watches: config::MAX_HEALTH_WATCHES,
             handshake_timeout: Duration::from_millis(config::HANDSHAKE_TIMEOUT_MS),
@@ -240,10 +250,32 @@ pub struct ConnState {
     inner: Mutex<ConnInner>,
 }
 
+/// One open call of a connection, as its watchdog sees it.
+#[derive(Debug)]
+struct OpenCall {
+    id: u64,
+    /// Past this the connection is closed (the call's deadline + grace).
+    deadline: Instant,
+    /// Set while a reply frame waits for the client to take it: past this
+    /// the connection is closed (ready + grace).
+    stalled: Option<Instant>,
+}
+
+impl OpenCall {
+    fn closes_at(&self) -> (Instant, &'static str) {
+        match self.stalled {
+            Some(s) if s < self.deadline => {
+                (s, "a reply was not taken within the stream grace (the client's flow-control window stays closed)")
+            }
+            _ => (self.deadline, "a call outlived its deadline (its reply is not being read)"),
+        }
+    }
+}
+
 #[derive(Debug)]
 struct ConnInner {
-    /// Open calls: (id, the time past which the connection is closed).
-    calls: Vec<(u64, Instant)>,
+    /// Open calls.
+    calls: Vec<OpenCall>,
     next_id: u64,
     /// When the last call closed (or the connection opened).
     idle_since: Instant,
@@ -264,22 +296,36 @@ impl ConnState {
         let mut g = self.lock();
         let id = g.next_id;
         g.next_id += 1;
-        g.calls.push((id, deadline));
+        g.calls.push(OpenCall { id, deadline, stalled: None });
         wake(&mut g);
         id
     }
 
     fn set_deadline(&self, id: u64, deadline: Instant) {
         let mut g = self.lock();
-        if let Some(c) = g.calls.iter_mut().find(|c| c.0 == id) {
-            c.1 = c.1.min(deadline);
+        if let Some(c) = g.calls.iter_mut().find(|c| c.id == id) {
+            c.deadline = c.deadline.min(deadline);
         }
         wake(&mut g);
     }
 
+    /// A reply frame of call `id` waits for the client from now on (`Some`:
+    /// until that time at most), or no longer (`None`).
+    fn set_stalled(&self, id: u64, until: Option<Instant>) {
+        let mut g = self.lock();
+        if let Some(c) = g.calls.iter_mut().find(|c| c.id == id) {
+            c.stalled = until;
+        }
+        // Only an earlier deadline needs the timer re-armed; a later one is
+        // found when the timer fires.
+        if until.is_some() {
+            wake(&mut g);
+        }
+    }
+
     fn close(&self, id: u64) {
         let mut g = self.lock();
-        g.calls.retain(|c| c.0 != id);
+        g.calls.retain(|c| c.id != id);
         if g.calls.is_empty() {
             g.idle_since = Instant::now();
         }
@@ -353,8 +399,8 @@ impl Watchdog {
         if self.preface_left > 0 {
             return Some((self.handshake_deadline, "no HTTP/2 preface within the handshake timeout"));
         }
-        match g.calls.iter().map(|c| c.1).min() {
-            Some(d) => Some((d, "a call outlived its deadline (its reply is not being read)")),
+        match g.calls.iter().map(OpenCall::closes_at).min_by_key(|c| c.0) {
+            Some(c) => Some(c),
             None if self.idle_timeout.is_zero() => None,
             None => Some((g.idle_since + self.idle_timeout, "idle timeout")),
         }
@@ -530,6 +576,12 @@ impl CallGuard {
             state.set_deadline(*id, deadline);
         }
     }
+
+    fn set_stalled(&self, until: Option<Instant>) {
+        if let Some((state, id)) = &self.conn {
+            state.set_stalled(*id, until);
+        }
+    }
 }
 
 impl Drop for CallGuard {
@@ -622,12 +674,18 @@ where
                         }
                         guard.set_deadline(end + limits.grace);
                     }
+                    // The reply is ready: hyper takes its first frame as soon
+                    // as the client's window allows (never, if it is 0).
+                    guard.set_stalled(Some(Instant::now() + limits.grace));
                     Ok(resp.map(|body| {
                         tonic::body::Body::new(Bounded {
                             inner: Box::pin(body),
                             timer: Box::pin(tokio::time::sleep_until(end)),
                             status: Some(status),
-                            _guard: guard,
+                            grace: limits.grace,
+                            stalled: true,
+                            rest: None,
+                            guard,
                         })
                     }))
                 }
@@ -640,14 +698,64 @@ fn timed_out(timeout: Duration) -> tonic::Status {
     tonic::Status::deadline_exceeded(format!("the request timeout ({} ms) passed", timeout.as_millis()))
 }
 
+/// The largest piece of a reply handed to hyper at once: about HTTP/2's
+/// default frame size, a multiple of 3 so that gRPC-Web's text mode (which
+/// base64-encodes each piece) pads only a message's last piece.
+const CHUNK: usize = 3 * 5461;
+
 /// A reply body that ends with `DEADLINE_EXCEEDED` at its call's deadline
 /// and holds the call's [`CallGuard`] until it is sent or dropped.
+///
+/// It hands its data to hyper in pieces of at most [`CHUNK`] bytes, the last
+/// 1-3 bytes of each data frame a piece of their own. hyper asks for the next
+/// piece only once the client's flow-control window has taken the last one
+/// (h2 buffers a piece whole, whatever the window), so from a piece handed
+/// out until the next poll the reply waits for the client: the connection's
+/// watchdog is told (stalled), and closes the connection if that lasts the
+/// grace. The small last piece makes this hold for the rest too: the body
+/// ends only once all but those bytes fit the client's window. (Handed
+/// whole, a reply would be buffered by h2 after a 1-byte window and the call
+/// would look finished, its memory held for as long as the connection
+/// lives, beyond every cap.)
 struct Bounded<B> {
     inner: Pin<Box<B>>,
     timer: Pin<Box<Sleep>>,
     /// What to end with at the deadline; `None` once the body has ended.
     status: Option<tonic::Status>,
-    _guard: CallGuard,
+    grace: Duration,
+    /// Whether the watchdog was told the reply waits for the client.
+    stalled: bool,
+    /// The rest of a data frame larger than [`CHUNK`].
+    rest: Option<Bytes>,
+    guard: CallGuard,
+}
+
+impl<B> Bounded<B> {
+    /// Hands out the next piece of `data`, keeping the rest: at most
+    /// [`CHUNK`] bytes, a multiple of 3, and never its last 1-3 bytes with
+    /// others; tells the watchdog the reply now waits for the client.
+    fn piece(&mut self, mut data: Bytes) -> Frame<Bytes> {
+        let n = piece_len(data.len());
+        if n < data.len() {
+            self.rest = Some(data.split_off(n));
+        }
+        self.stalled = true;
+        self.guard.set_stalled(Some(Instant::now() + self.grace));
+        Frame::data(data)
+    }
+}
+
+/// The length of the next piece of `len` bytes (see [`Bounded::piece`]).
+fn piece_len(len: usize) -> usize {
+    let last = match len % 3 {
+        0 => 3,
+        r => r,
+    };
+    if len > last {
+        CHUNK.min(len - last)
+    } else {
+        len
+    }
 }
 
 impl<B> http_body::Body for Bounded<B>
@@ -659,6 +767,14 @@ where
 
     fn poll_frame(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, B::Error>>> {
         let this = &mut *self;
+        if this.stalled {
+            // Polled: the client took what was waiting.
+            this.stalled = false;
+            this.guard.set_stalled(None);
+        }
+        if let Some(rest) = this.rest.take() {
+            return Poll::Ready(Some(Ok(this.piece(rest))));
+        }
         if this.status.is_none() {
             return Poll::Ready(None);
         }
@@ -667,7 +783,13 @@ where
                 this.status = None;
                 return Poll::Ready(None);
             }
-            Poll::Ready(Some(frame)) => return Poll::Ready(Some(frame)),
+            Poll::Ready(Some(Ok(frame))) => {
+                return Poll::Ready(Some(Ok(match frame.into_data() {
+                    Ok(data) => this.piece(data),
+                    Err(frame) => frame,
+                })));
+            }
+            Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
             Poll::Pending => {}
         }
         match this.timer.as_mut().poll(cx) {
@@ -685,6 +807,37 @@ where
     }
 
     fn is_end_stream(&self) -> bool {
-        self.status.is_none() || self.inner.is_end_stream()
+        self.rest.is_none() && (self.status.is_none() || self.inner.is_end_stream())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The pieces a data frame of `len` bytes goes out in.
+    fn pieces(mut len: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        while len > 0 {
+            let n = piece_len(len);
+            out.push(n);
+            len -= n;
+        }
+        out
+    }
+
+    #[test]
+    fn replies_go_out_in_pieces_of_threes_with_a_small_last_one() {
+        assert_eq!(pieces(5), [3, 2]);
+        assert_eq!(pieces(6), [3, 3]);
+        assert_eq!(pieces(7), [6, 1]);
+        assert_eq!(pieces(CHUNK + 4), [CHUNK, 3, 1]);
+        for len in [4, 5, 100, 16_384, 30_000, 100_000] {
+            let p = pieces(len);
+            assert_eq!(p.iter().sum::<usize>(), len);
+            assert!(p.len() >= 2, "{len}: the last bytes go alone");
+            assert!((1..=3).contains(p.last().unwrap()), "{len}: {p:?}");
+            assert!(p[..p.len() - 1].iter().all(|&n| n % 3 == 0 && n <= CHUNK), "{len}: {p:?}");
+        }
     }
 }

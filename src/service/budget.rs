@@ -12,7 +12,7 @@ use parlour_engine::front::SuggestBudget;
 use parlour_engine::search::Level;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tonic::{Request, Status};
 
 impl RulesService {
@@ -82,6 +82,23 @@ pub(super) fn margin(d: Duration) -> Duration {
     (d / 10).max(crate::config::DEADLINE_MARGIN_FLOOR.min(d / 2))
 }
 
+/// The time limit of a search that starts at `now`, for a call that arrived
+/// at `arrival` and asked `asked`: what is left of `cap` (from
+/// [`RulesService::deadline_cap`], counted from the arrival) once the time
+/// spent before the search (parsing, a busy blocking pool) is taken off,
+/// when that is less than asked. A pure function, so that its tests need no
+/// clock.
+pub(super) fn thinking_time(
+    asked: Option<Duration>,
+    arrival: Instant,
+    cap: Option<Duration>,
+    now: Instant,
+) -> Option<Duration> {
+    let Some(cap) = cap else { return asked };
+    let left = (arrival + cap).saturating_duration_since(now);
+    Some(asked.map_or(left, |t| t.min(left)))
+}
+
 /// Raises a search's stop flag when dropped: held by the RPC future (or the
 /// response stream), so a cancelled call stops its search at once. Not a
 /// `tokio_util::sync::CancellationToken`: the engine is pure (no tokio) and
@@ -144,5 +161,28 @@ mod tests {
         let s = service(ms(300));
         assert_eq!(thinking_time(&s, ms(900), None), ms(270));
         assert_eq!(thinking_time(&s, ms(900), Some(ms(50))), ms(40));
+    }
+
+    #[test]
+    fn the_thinking_time_counts_from_the_calls_arrival_and_keeps_the_floor() {
+        let ms = Duration::from_millis;
+        let s = service(Duration::from_secs(30));
+        // (deadline, thinking time): the floor of 10 ms (a tenth would
+        // leave 27 of 30 ms, 45 of 50), never more than half.
+        for (deadline, think) in [(10, 5), (20, 10), (30, 20), (50, 40), (100, 90), (1_000, 900)] {
+            assert_eq!(s.deadline_cap(Some(ms(deadline))), Some(ms(think)), "{deadline} ms");
+        }
+        let arrival = Instant::now();
+        let cap = s.deadline_cap(Some(ms(30)));
+        // The search starts 8 ms after the call arrived: 12 ms are left of 20.
+        assert_eq!(super::thinking_time(Some(ms(5_000)), arrival, cap, arrival + ms(8)), Some(ms(12)));
+        // Asking less than is left: what was asked.
+        assert_eq!(super::thinking_time(Some(ms(5)), arrival, cap, arrival + ms(8)), Some(ms(5)));
+        // Starting past the cap: nothing left (the engine still makes one iteration).
+        assert_eq!(super::thinking_time(Some(ms(5_000)), arrival, cap, arrival + ms(25)), Some(Duration::ZERO));
+        assert_eq!(super::thinking_time(None, arrival, cap, arrival), Some(ms(20)));
+        // No deadline at all: what was asked.
+        let s = RulesService::new(Arc::new(Registry::new()), Limits::default());
+        assert_eq!(super::thinking_time(Some(ms(900)), arrival, s.deadline_cap(None), arrival + ms(8)), Some(ms(900)));
     }
 }

@@ -95,7 +95,9 @@ async fn streams_per_connection_are_capped_and_header_only_streams_time_out_with
 
 #[tokio::test]
 async fn the_request_timeout_ends_every_call_with_deadline_exceeded_streams_included() {
-    let server = TestServer::with_config(config(|c| c.request_timeout = ms(300))).await;
+    // 1 s: a SuggestMove keeps 100 ms of it for its answer (30 ms of 300 ms
+    // was too little for a debug build beside a dozen other tests).
+    let server = TestServer::with_config(config(|c| c.request_timeout = ms(1_000))).await;
     // A health Watch never ends by itself.
     let mut health = tonic_health::pb::health_client::HealthClient::new(server.channel().await);
     let mut watch = health
@@ -197,7 +199,12 @@ async fn connections_and_health_watches_are_capped() {
 
 #[tokio::test]
 async fn unread_replies_are_capped_per_connection() {
-    let server = TestServer::with_config(config(|c| c.transport.max_streams_per_connection = 8)).await;
+    let server = TestServer::with_config(config(|c| {
+        c.transport.max_streams_per_connection = 8;
+        // Replies wait unread for the whole test (see the next test for the grace).
+        c.transport.stream_grace = ms(30_000);
+    }))
+    .await;
     // DescribeGame calls whose replies are never read (window of 1 byte):
     // only as many as the stream limit are ever open on the connection.
     let h2 = h2_connect(server.addr, 1).await;
@@ -354,4 +361,74 @@ async fn the_default_server_advertises_its_stream_limit() {
         h2.peer_max_streams.load(Ordering::Relaxed),
         TransportLimits::default().max_streams_per_connection as usize
     );
+}
+
+#[tokio::test]
+async fn an_unread_reply_closes_its_connection_after_the_grace_and_gives_its_places_back() {
+    // 8 places over all connections, a grace of 300 ms, a request timeout of
+    // the default 30 s: unread replies must not hold their places that long.
+    let server = TestServer::with_config(config(|c| {
+        c.transport.max_open_streams = 8;
+        c.transport.stream_grace = ms(300);
+    }))
+    .await;
+    let describe = grpc_frame(&pb::DescribeGameRequest { game: "scala".into(), ..Default::default() });
+    let list = grpc_frame(&pb::ListGamesRequest {});
+    // Calls whose replies are never read: a 1-byte window takes one byte of
+    // the reply, a 0-byte window none; DescribeGame's reply is tens of KB,
+    // ListGames' one or two.
+    for (window, path, msg) in [
+        (1, "/parlour.v1.Rules/DescribeGame", &describe),
+        (0, "/parlour.v1.Rules/DescribeGame", &describe),
+        (1, "/parlour.v1.Rules/ListGames", &list),
+    ] {
+        let mut h2 = h2_connect(server.addr, window).await;
+        let mut held = Vec::new();
+        for _ in 0..8 {
+            held.push(h2.call(server.addr, path, Some(msg.clone())).await);
+        }
+        // The server closes the connection once the replies have waited the grace...
+        let closed = tokio::time::timeout(BOUND, &mut h2.conn).await;
+        assert!(closed.is_ok(), "{path}, window {window}: the connection of unread replies is closed after the grace");
+        // ...and a well-behaved client finds the places free again (the
+        // server drops the connection's calls just after closing it).
+        let mut c = server.client().await;
+        let served = tokio::time::timeout(BOUND, async {
+            while c.list_games(pb::ListGamesRequest {}).await.is_err() {
+                tokio::time::sleep(ms(20)).await;
+            }
+        })
+        .await;
+        assert!(served.is_ok(), "{path}, window {window}: the places of unread replies are given back");
+        drop(held);
+    }
+}
+
+#[tokio::test]
+async fn one_connections_calls_take_turns_so_other_connections_are_served() {
+    let server = TestServer::with_config(config(|c| c.transport.max_active_calls_per_connection = 4)).await;
+    // 4 header-only calls keep their handlers busy (waiting for the message).
+    let mut h2 = h2_connect(server.addr, 65_535).await;
+    let mut waiting = Vec::new();
+    for _ in 0..4 {
+        waiting.push(h2.call(server.addr, "/parlour.v1.Rules/DescribeGame", None).await);
+    }
+    // A fifth, complete call on the same connection waits its turn...
+    let list = grpc_frame(&pb::ListGamesRequest {});
+    let (fifth, _s) = h2.call(server.addr, "/parlour.v1.Rules/ListGames", Some(list)).await;
+    let fifth = tokio::spawn(grpc_status(fifth));
+    // ...while another connection is served at once.
+    let mut c = server.client().await;
+    for _ in 0..5 {
+        c.list_games(pb::ListGamesRequest {}).await.expect("another connection is served");
+    }
+    assert!(!fifth.is_finished(), "a connection's fifth call ran beside its 4 busy ones");
+    // When one of the four gets its message, the fifth runs.
+    let (first, mut stream) = waiting.remove(0);
+    let describe = grpc_frame(&pb::DescribeGameRequest { game: "scala".into(), ..Default::default() });
+    stream.send_data(describe, true).unwrap();
+    let (code, msg) = tokio::time::timeout(BOUND, grpc_status(first)).await.expect("answered");
+    assert_eq!(code, 0, "{msg}");
+    let (code, msg) = tokio::time::timeout(BOUND, fifth).await.expect("the fifth call gets its turn").unwrap();
+    assert_eq!(code, 0, "{msg}");
 }

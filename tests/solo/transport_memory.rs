@@ -21,6 +21,11 @@ use tokio::net::TcpStream;
 
 const LIMIT_KIB: u64 = 128 * 1024;
 
+/// The server binary attacked: PARLOUR_BIN (e.g. a release build), else this build's.
+fn server_bin() -> String {
+    std::env::var("PARLOUR_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_parlour").to_string())
+}
+
 /// Resident memory in KiB (0 when /proc cannot tell).
 fn rss_kib(pid: u32) -> u64 {
     crate::common::rss_kib(pid).unwrap_or(0)
@@ -107,7 +112,7 @@ async fn memory_stays_under_128_mib_under_each_attack_and_clients_are_served() {
     let _alone = crate::alone().await;
     let port = free_port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let child = Command::new(env!("CARGO_BIN_EXE_parlour"))
+    let child = Command::new(server_bin())
         .args(["serve", "--listen", &addr.to_string(), "--drain-ms", "400", "--shutdown-grace-ms", "2000"])
         .env("RUST_LOG", "error")
         .stdout(Stdio::null())
@@ -266,4 +271,434 @@ async fn out_of_descriptors_the_accept_loop_backs_off_and_recovers() {
     .await;
     assert!(served.is_ok(), "served again after the descriptors come back");
     let _ = child.kill().await;
+}
+
+// --- The long run: latency of a well-behaved client under each attack -------
+//
+// `cargo test --test solo a_well_behaved -- --ignored --nocapture`
+// (scripts/test runs it in its long suite, `cargo test --test solo --
+// --ignored`); PARLOUR_BIN=target/release/parlour attacks a release build
+// instead of this build's binary. Latency is judged against the same
+// client idle, measured just before each attack on the same machine: the
+// GenerateMoves p99 under the attack must stay within 2x the idle p99 plus
+// a floor (PARLOUR_LATENCY_FLOOR_MS, 20 ms by default, for the scheduling
+// noise of a shared machine); SuggestMoves with a 100 ms budget must all get
+// their move, the slowest within that budget plus the same allowance;
+// resident memory, sampled every 10 ms over the whole run, must stay under
+// 128 MiB.
+
+mod long {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+    use std::sync::Arc;
+    use tonic::transport::{Certificate, Channel, ClientTlsConfig};
+
+    /// GenerateMoves calls per measurement (p99 = the second slowest).
+    const CALLS: usize = 200;
+    /// SuggestMoves per measurement, each with this budget.
+    const SUGGESTS: usize = 5;
+    const SUGGEST_MS: u64 = 100;
+
+    fn floor() -> Duration {
+        ms(std::env::var("PARLOUR_LATENCY_FLOOR_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(20))
+    }
+
+    /// A `parlour serve` with default settings (and `extra` flags).
+    async fn spawn_server(extra: &[&str]) -> (KillOnDrop, SocketAddr) {
+        let port = crate::common::free_port();
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let child = Command::new(server_bin())
+            .args(["serve", "--listen", &addr.to_string()])
+            .args(extra)
+            .env("RUST_LOG", "error")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        tokio::time::timeout(Duration::from_secs(20), async {
+            while TcpStream::connect(addr).await.is_err() {
+                tokio::time::sleep(ms(50)).await;
+            }
+        })
+        .await
+        .expect("server up");
+        (KillOnDrop(child), addr)
+    }
+
+    /// The peak resident memory of a process, sampled every 10 ms on a thread.
+    struct Sampler {
+        peak: Arc<AtomicU64>,
+        stop: Arc<AtomicBool>,
+    }
+
+    impl Sampler {
+        fn start(pid: u32) -> Sampler {
+            let peak = Arc::new(AtomicU64::new(0));
+            let stop = Arc::new(AtomicBool::new(false));
+            let (p, s) = (peak.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !s.load(Ordering::Relaxed) {
+                    p.fetch_max(rss_kib(pid), Ordering::Relaxed);
+                    std::thread::sleep(ms(10));
+                }
+            });
+            Sampler { peak, stop }
+        }
+
+        /// The peak since the last call.
+        fn take(&self) -> u64 {
+            self.peak.swap(0, Ordering::Relaxed)
+        }
+    }
+
+    impl Drop for Sampler {
+        fn drop(&mut self) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    #[derive(Debug)]
+    struct Served {
+        p50: Duration,
+        p99: Duration,
+        /// SuggestMoves (budget SUGGEST_MS) answered with a move.
+        suggested: usize,
+        /// The slowest of them.
+        suggest_max: Duration,
+        /// The three slowest GenerateMoves: (which call, 0-based; its time).
+        slowest: Vec<(usize, Duration)>,
+        /// Plaintext only: from connecting to the server's first HTTP/2 frame
+        /// (its SETTINGS) on a connection of its own, made just before.
+        first_frame: Option<Duration>,
+    }
+
+    /// The time from connecting to the server's SETTINGS frame.
+    async fn first_frame(addr: SocketAddr) -> Duration {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let t = Instant::now();
+        let mut s = TcpStream::connect(addr).await.expect("connect");
+        s.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\0\0\0\x04\0\0\0\0\0").await.expect("preface");
+        let mut buf = [0u8; 9];
+        let _ = tokio::time::timeout(Duration::from_secs(60), s.read_exact(&mut buf)).await;
+        t.elapsed()
+    }
+
+    /// The well-behaved client, on a thread and runtime of its own (so the
+    /// attacker's tasks do not slow it): a fresh connection, CALLS
+    /// GenerateMoves (every one must succeed), then SUGGESTS SuggestMoves.
+    async fn measure(addr: SocketAddr, tls: Option<ClientTlsConfig>) -> Served {
+        tokio::task::spawn_blocking(move || {
+            tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
+                let first_frame = match tls {
+                    None => Some(first_frame(addr).await),
+                    Some(_) => None,
+                };
+                let ch = match tls {
+                    None => Channel::from_shared(format!("http://{addr}")).unwrap().connect().await,
+                    Some(tls) => {
+                        Channel::from_shared(format!("https://localhost:{}", addr.port()))
+                            .unwrap()
+                            .tls_config(tls)
+                            .unwrap()
+                            .connect()
+                            .await
+                    }
+                }
+                .expect("the well-behaved client connects during the attack");
+                let mut c = pb::rules_client::RulesClient::new(ch);
+                let mut times = Vec::with_capacity(CALLS);
+                for _ in 0..CALLS {
+                    let t = Instant::now();
+                    c.generate_moves(pb::GenerateMovesRequest { state: Some(position()), ..Default::default() })
+                        .await
+                        .expect("GenerateMoves served during the attack");
+                    times.push(t.elapsed());
+                }
+                let mut slowest: Vec<(usize, Duration)> = times.iter().copied().enumerate().collect();
+                slowest.sort_by_key(|s| std::cmp::Reverse(s.1));
+                slowest.truncate(3);
+                times.sort();
+                let (mut suggested, mut suggest_max) = (0, Duration::ZERO);
+                for _ in 0..SUGGESTS {
+                    let mut req = tonic::Request::new(pb::SuggestMoveRequest {
+                        state: Some(position()),
+                        budget: Some(pb::SearchBudget {
+                            time_limit: Some(pb_duration(ms(SUGGEST_MS))),
+                            ..Default::default()
+                        }),
+                        ..Default::default()
+                    });
+                    // An upper bound only: the check compares with the idle run.
+                    req.set_timeout(Duration::from_secs(10));
+                    let t = Instant::now();
+                    if c.suggest_move(req).await.is_ok_and(|r| r.into_inner().r#move.is_some()) {
+                        suggested += 1;
+                    }
+                    suggest_max = suggest_max.max(t.elapsed());
+                }
+                Served {
+                    p50: times[CALLS / 2],
+                    p99: times[CALLS * 99 / 100],
+                    suggested,
+                    suggest_max,
+                    slowest,
+                    first_frame,
+                }
+            })
+        })
+        .await
+        .unwrap()
+    }
+
+    /// What one phase measured: the well-behaved client just before the
+    /// attack (idle) and under it, the peak memory and the server's CPU
+    /// time from the attack's start.
+    struct Phase {
+        name: String,
+        idle: Served,
+        served: Served,
+        peak_kib: u64,
+        cpu: Duration,
+    }
+
+    /// CPU time (user + system) of a process so far, from /proc (Linux).
+    fn cpu_time(pid: u32) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // Fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+        let rest = stat.rsplit_once(')').map(|r| r.1).unwrap_or("");
+        let f: Vec<u64> = rest.split_whitespace().map(|x| x.parse().unwrap_or(0)).collect();
+        let ticks = f.get(11).copied().unwrap_or(0) + f.get(12).copied().unwrap_or(0);
+        ms(ticks * 10)
+    }
+
+    /// One server under attack, phase after phase. Each phase measures the
+    /// well-behaved client idle first, so that the comparison is with the
+    /// machine's load of the moment (this machine is shared).
+    struct Run {
+        _proc: KillOnDrop,
+        addr: SocketAddr,
+        tls: Option<ClientTlsConfig>,
+        sampler: Sampler,
+        /// The peak memory over the whole run.
+        peak_kib: u64,
+        phases: Vec<Phase>,
+        /// The idle measurement and CPU time at the start of the current attack.
+        current: Option<(Served, Duration)>,
+    }
+
+    impl Run {
+        async fn start(proc: KillOnDrop, addr: SocketAddr, tls: Option<ClientTlsConfig>) -> Run {
+            let sampler = Sampler::start(proc.0.id());
+            // Warm-up: first connections, the allocator's first growth.
+            measure(addr, tls.clone()).await;
+            Run { _proc: proc, addr, tls, sampler, peak_kib: 0, phases: Vec::new(), current: None }
+        }
+
+        fn pid(&self) -> u32 {
+            self._proc.0.id()
+        }
+
+        /// Measures the client idle; the attack starts after this.
+        async fn idle(&mut self) {
+            let idle = measure(self.addr, self.tls.clone()).await;
+            self.peak_kib = self.peak_kib.max(self.sampler.take());
+            self.current = Some((idle, cpu_time(self.pid())));
+        }
+
+        /// Measures the client under the attack started since [`Run::idle`].
+        async fn under(&mut self, name: &str) {
+            let served = measure(self.addr, self.tls.clone()).await;
+            let (idle, cpu) = self.current.take().expect("idle measured first");
+            let peak_kib = self.sampler.take();
+            self.peak_kib = self.peak_kib.max(peak_kib);
+            let cpu = cpu_time(self.pid()) - cpu;
+            let phase = Phase { name: name.to_string(), idle, served, peak_kib, cpu };
+            phase.print();
+            self.phases.push(phase);
+        }
+
+        /// Problems found: latency beyond the allowance, moves missing, memory.
+        fn check(&self) -> Vec<String> {
+            let mut bad = Vec::new();
+            for p in &self.phases {
+                let allowance = p.idle.p99 * 2 + floor();
+                if p.served.p99 > allowance {
+                    bad.push(format!(
+                        "{}: GenerateMoves p99 {:?} > 2 x idle {:?} + {:?}",
+                        p.name,
+                        p.served.p99,
+                        p.idle.p99,
+                        floor()
+                    ));
+                }
+                if p.served.suggested < SUGGESTS || p.served.suggest_max > ms(SUGGEST_MS) + allowance {
+                    bad.push(format!(
+                        "{}: {} of {SUGGESTS} SuggestMoves got their move, the slowest in {:?} (budget {SUGGEST_MS} ms + {:?})",
+                        p.name, p.served.suggested, p.served.suggest_max, allowance
+                    ));
+                }
+            }
+            let peak = self.peak_kib.max(self.sampler.take());
+            if peak >= LIMIT_KIB {
+                bad.push(format!("peak resident memory {peak} KiB >= {LIMIT_KIB} KiB"));
+            }
+            println!("peak resident memory over the run: {:.1} MiB", peak as f64 / 1024.0);
+            bad
+        }
+    }
+
+    impl Phase {
+        fn print(&self) {
+            let (i, s) = (&self.idle, &self.served);
+            println!(
+                "{}:\n    GenerateMoves p50/p99 idle {:.2?}/{:.2?}, attacked {:.2?}/{:.2?}; SuggestMove (100 ms) {}/{SUGGESTS} moves, slowest {:.0?} (idle {:.0?}); peak RSS {:.1} MiB; server CPU {:.2?}",
+                self.name,
+                i.p50,
+                i.p99,
+                s.p50,
+                s.p99,
+                s.suggested,
+                s.suggest_max,
+                i.suggest_max,
+                self.peak_kib as f64 / 1024.0,
+                self.cpu
+            );
+            println!(
+                "    slowest GenerateMoves attacked (call, time): {:?}; connect to the server's SETTINGS: {:?}",
+                s.slowest, s.first_frame
+            );
+        }
+    }
+
+    /// Connections that never finish the preface: half send nothing, half
+    /// send the first 16 of its 24 bytes (or, on a TLS port, the first
+    /// bytes of a ClientHello record header).
+    async fn silent(addr: SocketAddr, n: usize, tls: bool) -> Vec<TcpStream> {
+        use tokio::io::AsyncWriteExt;
+        let mut out = Vec::new();
+        for i in 0..n {
+            let Ok(mut s) = TcpStream::connect(addr).await else { break };
+            if i % 2 == 1 {
+                let part: &[u8] = if tls { &[0x16, 0x03, 0x01, 0x02] } else { b"PRI * HTTP/2.0\r\n" };
+                let _ = s.write_all(part).await;
+            }
+            out.push(s);
+        }
+        out
+    }
+
+    /// SuggestMoves with 10-50 ms deadlines, one after another, until `stop`.
+    fn short_deadlines(addr: SocketAddr, stop: Arc<AtomicBool>) -> tokio::task::JoinHandle<(u32, u32)> {
+        tokio::spawn(async move {
+            let ch = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.expect("connect");
+            let mut c = pb::rules_client::RulesClient::new(ch);
+            let (mut asked, mut answered) = (0, 0);
+            let deadlines = [10u64, 20, 30, 50];
+            while !stop.load(Ordering::Relaxed) {
+                let mut req = tonic::Request::new(pb::SuggestMoveRequest {
+                    state: Some(position()),
+                    budget: Some(pb::SearchBudget { time_limit: Some(pb_duration(ms(5_000))), ..Default::default() }),
+                    ..Default::default()
+                });
+                req.set_timeout(ms(deadlines[asked as usize % deadlines.len()]));
+                asked += 1;
+                if c.suggest_move(req).await.is_ok() {
+                    answered += 1;
+                }
+            }
+            (asked, answered)
+        })
+    }
+
+    /// The attacks of docs/reliability.md, one after another, on a plaintext server.
+    async fn plaintext_run() -> Run {
+        let (proc, addr) = spawn_server(&[]).await;
+        let mut run = Run::start(proc, addr, None).await;
+
+        run.idle().await;
+        let conns = silent(addr, 900, false).await;
+        tokio::time::sleep(ms(300)).await;
+        run.under("900 connections without (all of) a preface").await;
+        drop(conns);
+
+        run.idle().await;
+        let describe =
+            grpc_frame(&pb::DescribeGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() });
+        let attack = flood(addr, 10, 1000, "/parlour.v1.Rules/DescribeGame", Some(describe)).await;
+        tokio::time::sleep(ms(500)).await;
+        run.under("10 connections x 1000 DescribeGame, never read").await;
+        stop(attack);
+
+        run.idle().await;
+        let attack = flood(addr, 10, 1000, "/parlour.v1.Rules/DescribeGame", None).await;
+        tokio::time::sleep(ms(500)).await;
+        run.under("10 connections x 1000 header-only streams").await;
+        stop(attack);
+
+        run.idle().await;
+        let watch = grpc_frame(&tonic_health::pb::HealthCheckRequest { service: String::new() });
+        let attack = flood(addr, 10, 1000, "/grpc.health.v1.Health/Watch", Some(watch)).await;
+        tokio::time::sleep(ms(500)).await;
+        run.under("10,000 health Watch streams asked").await;
+        stop(attack);
+
+        // Two zero-window AnalyzeStreams (0.5 s budget, 10 ms reports): their
+        // search slots come back after the budget and a report's delivery
+        // timeout; measured from then on.
+        run.idle().await;
+        let mut attack = Vec::new();
+        for _ in 0..2 {
+            let mut h2 = h2_connect(addr, 1).await;
+            let (resp, stream) = h2.call(addr, "/parlour.v1.Rules/AnalyzeStream", Some(analyze_request(ms(500)))).await;
+            attack.push((h2, stream, tokio::spawn(resp)));
+        }
+        tokio::time::sleep(ms(1_500)).await;
+        run.under("2 AnalyzeStreams with a 1-byte window, never read").await;
+        for (h2, _, _) in attack {
+            h2.conn.abort();
+        }
+
+        run.idle().await;
+        let halt = Arc::new(AtomicBool::new(false));
+        let attacker = short_deadlines(addr, halt.clone());
+        tokio::time::sleep(ms(300)).await;
+        run.under("SuggestMoves with 10-50 ms deadlines, one after another").await;
+        halt.store(true, Ordering::Relaxed);
+        let (asked, answered) = attacker.await.unwrap();
+        println!("    the attacker's short-deadline SuggestMoves answered: {answered} of {asked}");
+        run
+    }
+
+    /// Stalled TLS handshakes, on a TLS server (default settings otherwise).
+    async fn tls_run() -> Run {
+        use rcgen::{CertificateParams, KeyPair};
+        let key = KeyPair::generate().unwrap();
+        let cert = CertificateParams::new(vec!["localhost".to_string()]).unwrap().self_signed(&key).unwrap();
+        let dir = std::env::temp_dir().join(format!("parlour-transport-long-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (cert_path, key_path) = (dir.join("cert.pem"), dir.join("key.pem"));
+        std::fs::write(&cert_path, cert.pem()).unwrap();
+        std::fs::write(&key_path, key.serialize_pem()).unwrap();
+        let (proc, addr) =
+            spawn_server(&["--tls-cert", cert_path.to_str().unwrap(), "--tls-key", key_path.to_str().unwrap()]).await;
+        let _ = std::fs::remove_dir_all(&dir);
+        let tls = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(cert.pem())).domain_name("localhost");
+        let mut run = Run::start(proc, addr, Some(tls)).await;
+        run.idle().await;
+        let conns = silent(addr, 900, true).await;
+        tokio::time::sleep(ms(300)).await;
+        run.under("TLS: 900 handshakes that stall (half of them after 4 bytes)").await;
+        drop(conns);
+        run
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "long run (about a minute): scripts/test runs it in its long suite"]
+    async fn a_well_behaved_client_keeps_its_idle_latency_under_each_attack() {
+        let _alone = crate::alone().await;
+        println!("server: {}; latency floor {:?}", server_bin(), floor());
+        let mut bad = plaintext_run().await.check();
+        bad.extend(tls_run().await.check());
+        assert!(bad.is_empty(), "the well-behaved client was not served as when idle:\n{}", bad.join("\n"));
+    }
 }

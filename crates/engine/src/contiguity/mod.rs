@@ -150,8 +150,8 @@ impl Contiguity {
     }
 }
 
-/// The rules, by concern: [`position`] (the text), [`moves`], [`eval`]
-/// (the end and the heuristic), [`describe`].
+/// The rules, by concern: `position.rs` (the text), `moves.rs`, `eval.rs`
+/// (the end and the heuristic), `describe.rs`.
 impl Game for Contiguity {
     type Position = Position;
     type Move = Move;
@@ -246,7 +246,7 @@ impl Game for Contiguity {
     }
 
     /// For search: the heuristic, plus the bidding variant's contract (see
-    /// [`eval::search_value`]).
+    /// `eval::search_value`).
     fn search_value(&self, pos: &Position, player: Player) -> f64 {
         eval::search_value(pos, player)
     }

@@ -11,8 +11,8 @@
 //! (0). Each played pairing also counts `prior` virtual games scored half
 //! each (a weak prior that keeps ratings finite when one side won every
 //! game). The 95 % intervals come from a seeded parametric bootstrap: every
-//! pairing's games are redrawn from its observed win/draw/loss shares and
-//! the fit repeated.
+//! pairing's games are redrawn from its win/draw/loss shares (the prior's
+//! virtual games counted as half won, half lost) and the fit repeated.
 //!
 //! Seeds: pairing (A, B) plays with `mix(seed, hash("A vs B"))`, so its
 //! games do not depend on which other rungs are in the ladder, and with
@@ -183,9 +183,12 @@ pub fn ratings(rungs: usize, pairings: &[Pairing], opts: &FitOptions) -> Vec<Rat
         let redrawn: Vec<(usize, usize, f64, f64)> = pairings
             .iter()
             .map(|p| {
+                // The observed shares, smoothed by the prior's virtual
+                // games (half won, half lost), so a clean sweep is redrawn
+                // with an occasional loss instead of never varying.
                 let t = &p.tally;
-                let n = t.games.max(1) as f64;
-                let (pw, pd) = (t.wins as f64 / n, t.draws as f64 / n);
+                let n = t.games as f64 + opts.prior;
+                let (pw, pd) = ((t.wins as f64 + opts.prior / 2.0) / n.max(1e-9), t.draws as f64 / n.max(1e-9));
                 let mut s = 0.0;
                 for _ in 0..t.games {
                     let u: f64 = rng.random();
@@ -280,6 +283,10 @@ mod tests {
         assert!((40.0..70.0).contains(&half), "{half}");
         assert_eq!(ratings(2, &pairing(14, 0, 6), &opts), small, "seeded: the same intervals again");
         assert_eq!(small[0], Rating { elo: 0.0, low: 0.0, high: 0.0 }, "the anchor");
+        // A clean sweep still has an interval (the prior's virtual games
+        // are redrawn too), its top end the sweep itself.
+        let sweep = ratings(2, &pairing(10, 0, 0), &opts);
+        assert!(sweep[1].low < sweep[1].elo - 100.0 && sweep[1].high >= sweep[1].elo, "{sweep:?}");
     }
 
     #[test]

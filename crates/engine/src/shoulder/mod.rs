@@ -3,9 +3,9 @@
 //! trying to gather all twelve of its pieces into one edge-connected group.
 //!
 //! Rules: `docs/rules/shoulder-to-shoulder.md` and RULES.md. The board is
-//! data ([`board`], tables generated from `board.json` at build time); pieces are three `u128`
-//! bitboards, one per colour (in the two-player game the blue one holds the
-//! blockers).
+//! data ([`board`]: tables generated from `board.json` at build time);
+//! pieces are three `u128` bitboards, one per colour (in the two-player game
+//! the blue one holds the blockers).
 //!
 //! The folder has the shape every game has (docs/adding-a-game.md): this
 //! file holds the types and the [`Game`] impl, which hands each method to
@@ -27,6 +27,7 @@ use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MatchStanding, MoveDetails, Outcome, Owner, PieceAt, Player};
 use crate::notation::Record;
 use board::{Board, BLUE, BOARD, COLOURS};
+
 /// The longest match the `games` key accepts.
 pub const MAX_GAMES: u8 = 99;
 

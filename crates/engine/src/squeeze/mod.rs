@@ -224,8 +224,8 @@ impl Squeeze {
     }
 }
 
-/// The rules, by concern: [`position`] (the text), [`moves`], [`eval`]
-/// (the end and the heuristic), [`describe`].
+/// The rules, by concern: `position.rs` (the text), `moves.rs`, `eval.rs`
+/// (the end and the heuristic), `describe.rs`.
 impl Game for Squeeze {
     type Position = Position;
     type Move = Move;
@@ -324,7 +324,7 @@ impl Game for Squeeze {
     }
 
     /// For search: the heuristic in play, and in the pre-game the set-up as
-    /// the pie rule would play out (see [`eval::search_value`]).
+    /// the pie rule would play out (see `eval::search_value`).
     fn search_value(&self, pos: &Position, player: Player) -> f64 {
         eval::search_value(self, pos, player)
     }

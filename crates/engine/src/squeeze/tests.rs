@@ -783,7 +783,7 @@ fn king_move_errors_name_the_cell() {
 /// The fixed play positions (also the benchmark positions): 12 stones set,
 /// the chooser took the 7 bait stones and plays black, the setter picked
 /// white and moves first (docs/rules/squeeze.md shows the boards). Their
-/// perft counts, with the depth-1 reasoning, are in tests/perft.txt.
+/// perft counts, with the depth-1 reasoning, are in squeeze/perft.txt.
 const SQ_PERFT: &str = "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; \
                         captured=white:0,black:7; bait=black:7";
 const HEX_PERFT: &str = "to_move=white; white=a1,e9,i1; black=a5,e1,i5; stones=b3,c3,c5,d2,d5,e3,e5,e7,f4,g2,g4,h3; \
