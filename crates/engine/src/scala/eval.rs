@@ -76,3 +76,51 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
         (pos.stones[me as usize].count_ones() as f64 - pos.stones[them as usize].count_ones() as f64) / STONES as f64;
     (0.6 * race + 0.35 * material).clamp(-0.95, 0.95)
 }
+
+// Endgames (issue #21): once one side is down to a few stones against a
+// much larger force. Every move leaves one group holding both colours, so
+// the larger side's stones stay tethered to the smaller side's last
+// stones: the larger side wins by bringing a stone to its goal inside that
+// group (a chain from the tether to the goal), or by leaving the smaller
+// side no move. Once material stops changing the race-and-material
+// heuristic barely moves, so the search drifts. `search_value` adds, for
+// the larger side, its front stone's progress and the smaller side's
+// nearness to the larger side's goal (the length of chain still to build),
+// weighted so that no progress is worth a stone (0.025 of material).
+// Measured on the endgame set (docs/ai.md, "Scala endgames"): the
+// minority's count of moves (mobility) and the larger side's mean or rear
+// distance to its goal did no better, and mobility was costly.
+
+/// At most this many stones on the smaller side, ...
+const ENDGAME_MINORITY: u32 = 3;
+/// ... and this many more on the larger side, make an endgame.
+const ENDGAME_LEAD: u32 = 3;
+/// Weights of the front stone's progress and of the tether's nearness.
+const FRONT: f64 = 0.4;
+const TETHER: f64 = 0.2;
+/// The whole bonus at most (both terms at their best).
+const PROGRESS: f64 = 0.1;
+
+/// Steps from `cell` to `p`'s goal.
+fn to_goal(p: Player, cell: u8) -> f64 {
+    DISTANCE[(GOAL[p as usize] == F14) as usize][cell as usize] as f64
+}
+
+/// [`crate::game::Game::search_value`] for Scala: the heuristic, and in an
+/// endgame the larger side's progress.
+pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
+    let base = heuristic(g, pos, player);
+    if outcome(g, pos) != Outcome::Ongoing {
+        return base;
+    }
+    let counts = [pos.stones[0].count_ones(), pos.stones[1].count_ones()];
+    let minor: Player = if counts[0] < counts[1] { WHITE } else { BLACK };
+    let major = other(minor);
+    if counts[minor as usize] > ENDGAME_MINORITY || counts[major as usize] < counts[minor as usize] + ENDGAME_LEAD {
+        return base;
+    }
+    let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
+    let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
+    let sign = if player == major { 1.0 } else { -1.0 };
+    (base + sign * PROGRESS * progress).clamp(-0.95, 0.95)
+}

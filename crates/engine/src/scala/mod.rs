@@ -185,6 +185,10 @@ impl Game for Scala {
     }
 
     #[inline]
+    fn search_value(&self, pos: &Position, player: Player) -> f64 {
+        eval::search_value(self, pos, player)
+    }
+
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         eval::heuristic(self, pos, player)
     }
