@@ -6,7 +6,7 @@ cells one by one (no bitboards), on the engine's board data
 (crates/engine/src/shoulder/board.json):
     python3 scripts/shoulder-perft-check.py [max_depth]
 prints perft 1..max_depth (default 3) from the three- and two-player starts.
-Expected: the counts of crates/engine/tests/perft.txt, 182, 32182, 5554042
+Expected: the counts of crates/engine/src/shoulder/perft.txt, 182, 32182, 5554042
 and 123, 14836, 1812517 (depth 3 takes minutes). crates/engine/tests/perft.rs
 runs it to depth 2 when python3 is present.
 """

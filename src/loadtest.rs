@@ -13,7 +13,7 @@
 //! Every cell keeps `streams` calls in flight (each stream sends its next
 //! call when the last one is answered), spread over at most `--connections`
 //! HTTP/2 connections. Calls use fixed mid-game positions
-//! ([`positions`], the `mid` lines of `crates/engine/benches/positions.txt`),
+//! ([`positions`], the `mid` lines of the games' `positions.txt` files),
 //! so runs are comparable. docs/performance.md has the method and figures.
 
 use anyhow::{bail, Context};
@@ -27,18 +27,16 @@ use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
 
-/// The engine benchmarks' positions file, whose games are the engine's one
-/// list of games (`parlour_engine::for_each_game`).
-const BENCH_POSITIONS: &str = include_str!("../crates/engine/benches/positions.txt");
+/// The engine benchmarks' positions (every game folder's `positions.txt`),
+/// one line per position of every game the engine lists.
+const BENCH_POSITIONS: &str = parlour_engine::data::POSITIONS;
 
 /// The load positions: `(game, variant, position)`, the `mid` positions of
 /// the engine benchmarks (a seeded random playout from the start), one per
-/// game and variant in the registry's order.
+/// game and variant, in the order of the game folders.
 pub fn positions() -> Vec<(&'static str, &'static str, &'static str)> {
-    BENCH_POSITIONS
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(|l| l.split('|').map(str::trim).collect::<Vec<_>>())
+    parlour_engine::data::lines(BENCH_POSITIONS)
+        .map(|e| e.text.split('|').map(str::trim).collect::<Vec<_>>())
         .filter(|f| f.len() == 6 && f[2] == "mid")
         .map(|f| (f[0], f[1], f[5]))
         .collect()

@@ -68,13 +68,24 @@ pub struct RulesService {
     /// of kilobytes and costly to build, and a flood of DescribeGame must
     /// not cost that every time (other clients would wait behind it).
     descriptions: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), pb::GameDescription>>>,
+    /// ListGames' answer, built once (it never changes while the server
+    /// runs; building it looks every variant up in the registry).
+    games: Arc<std::sync::OnceLock<pb::ListGamesResponse>>,
 }
 
 impl RulesService {
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
         let in_flight = Arc::new(Semaphore::new(limits.max_concurrent.max(1)));
         let searches = Arc::new(Semaphore::new(limits.max_concurrent_searches.max(1)));
-        RulesService { registry, limits, in_flight, searches, request_timeout: None, descriptions: Arc::default() }
+        RulesService {
+            registry,
+            limits,
+            in_flight,
+            searches,
+            request_timeout: None,
+            descriptions: Arc::default(),
+            games: Arc::default(),
+        }
     }
 
     /// The description of `game`, built once.
@@ -207,8 +218,10 @@ fn rules<'a>(origin: Origin<'a>) -> impl Fn(RulesError) -> Status + 'a {
 impl Rules for RulesService {
     async fn list_games(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
         traced(Call::new("ListGames", &req, "", ""), async {
-            let games = self.registry.list().into_iter().map(|d| convert::summary(&self.registry, d)).collect();
-            Ok(Response::new(pb::ListGamesResponse { games }))
+            let games = self.games.get_or_init(|| pb::ListGamesResponse {
+                games: self.registry.list().into_iter().map(|d| convert::summary(&self.registry, d)).collect(),
+            });
+            Ok(Response::new(games.clone()))
         })
         .await
     }

@@ -19,7 +19,7 @@ p=subprocess.Popen([os.environ.get("PARLOUR_BIN", str(ROOT / "target/debug/parlo
 time.sleep(1.5)
 try:
     r=Parlour(f"127.0.0.1:{port}")
-    for line in open(ROOT / "crates/engine/benches/positions.txt"):
+    for line in (l for f in sorted((ROOT / "crates/engine/src").glob("*/positions.txt")) for l in open(f)):
         if line.startswith("#") or not line.strip(): continue
         game,variant,label,_,_,pos=[x.strip() for x in line.split("|")]
         if label!="mid": continue

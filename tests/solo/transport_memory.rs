@@ -23,7 +23,10 @@ const LIMIT_KIB: u64 = 128 * 1024;
 
 /// The server binary attacked: PARLOUR_BIN (e.g. a release build), else this build's.
 fn server_bin() -> String {
-    std::env::var("PARLOUR_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_parlour").to_string())
+    std::env::var("PARLOUR_BIN")
+        .ok()
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_parlour").to_string())
 }
 
 /// Resident memory in KiB (0 when /proc cannot tell).
@@ -690,6 +693,50 @@ mod long {
         run.under("TLS: 900 handshakes that stall (half of them after 4 bytes)").await;
         drop(conns);
         run
+    }
+
+    /// 60 connections at once with 100 DescribeGame each whose 30 KB replies
+    /// are never read (a 1-byte window): 180 MB if every reply were held.
+    /// Each stuck reply keeps its place in `--max-open-streams` (2048), so
+    /// at most that many are held (the attacker's calls beyond are refused
+    /// at once), and only for `--stream-grace-ms`: the server closes the
+    /// connections holding them, memory stays under 128 MiB and a
+    /// well-behaved client is served once the grace has passed (while the
+    /// places are all taken it is refused, RESOURCE_EXHAUSTED: the cap is
+    /// over all connections, not per client). Before replies went out in
+    /// pieces, h2 buffered them whole and the calls looked finished: 228 MiB
+    /// here, held until the idle timeout.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "long run: scripts/test runs it in its long suite"]
+    async fn many_connections_of_unread_replies_are_bounded_and_closed() {
+        let _alone = crate::alone().await;
+        let (proc, addr) = spawn_server(&[]).await;
+        let sampler = Sampler::start(proc.0.id());
+        let describe =
+            grpc_frame(&pb::DescribeGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() });
+        let floods: Vec<_> = (0..60)
+            .map(|_| {
+                let describe = describe.clone();
+                tokio::spawn(async move { flood(addr, 1, 100, "/parlour.v1.Rules/DescribeGame", Some(describe)).await })
+            })
+            .collect();
+        let mut attack = Vec::new();
+        for f in floods {
+            attack.extend(f.await.unwrap());
+        }
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let closed = attack.iter().filter(|(h2, _)| h2.conn.is_finished()).count();
+        let served = measure(addr, None).await;
+        let peak = sampler.take();
+        println!(
+            "60 connections x 100 unread DescribeGame: peak RSS {:.1} MiB; {closed} of {} connections closed by the server (the others hold nothing: their calls were refused); then GenerateMoves p99 {:?}",
+            peak as f64 / 1024.0,
+            attack.len(),
+            served.p99
+        );
+        assert!(peak < LIMIT_KIB, "peak RSS {peak} KiB");
+        assert!(closed > 0, "the connections holding unread replies are closed after the grace");
+        stop(attack);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

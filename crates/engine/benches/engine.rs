@@ -1,6 +1,6 @@
 //! Engine speed per game and variant, through the typed [`Game`] trait (as
 //! the service's engines run, wrapped in `Bounded`), from the fixed
-//! positions of `benches/positions.txt`:
+//! positions of every game's `src/<game>/positions.txt`:
 //!
 //! - `legal_moves`: generating every legal move (into a reused vector);
 //! - `play`: making one move (a copy of the position, then the move),
@@ -125,7 +125,7 @@ fn engine(c: &mut Criterion) {
     let all = positions();
     for (id, variant) in all_games() {
         let mine: Vec<BenchPosition> = all.iter().filter(|p| p.game == id && p.variant == variant).cloned().collect();
-        assert!(!mine.is_empty(), "positions.txt has no position for {id} {variant}");
+        assert!(!mine.is_empty(), "no positions.txt has a position for {id} {variant}");
         with_game(id, variant, Bench { c, positions: mine }).expect("registry game");
     }
 }

@@ -14,6 +14,7 @@ of a service call (`text_*`: position text in, notation and details out).
 """
 
 import json
+import glob
 import os
 import sys
 
@@ -47,14 +48,15 @@ def main():
     found = load(root)
     if not found:
         sys.exit(f"no criterion results under {root}: run `cargo bench -p parlour-engine` first")
-    # Groups in the order of positions.txt (the registry's), then any other.
-    here = os.path.dirname(os.path.abspath(__file__))
+    # Groups in the order of the games' positions.txt files, then any other.
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
     order = []
-    with open(os.path.join(here, "positions.txt")) as f:
-        for line in f:
-            fields = [x.strip() for x in line.split("|")]
-            if not line.startswith("#") and len(fields) == 6 and f"{fields[0]}-{fields[1]}" not in order:
-                order.append(f"{fields[0]}-{fields[1]}")
+    for path in sorted(glob.glob(os.path.join(src, "*", "positions.txt"))):
+        with open(path) as f:
+            for line in f:
+                fields = [x.strip() for x in line.split("|")]
+                if not line.startswith("#") and len(fields) == 6 and f"{fields[0]}-{fields[1]}" not in order:
+                    order.append(f"{fields[0]}-{fields[1]}")
     groups = [g for g in order if any(k[0] == g for k in found)]
     groups += sorted({g for g, _, _ in found} - set(groups))
     print("| game-variant | position | moves | legal_moves | play (per move) | evaluate | playouts/s | plies/playout |")

@@ -279,6 +279,13 @@ pub fn checked_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<
     if game.outcome(pos).is_over() {
         return Err(game_over(game, pos, text));
     }
+    legal_move(game, pos, text)
+}
+
+/// [`checked_move`] in a position already known to be in play (the outcome
+/// is not worked out a second time: in Contiguity it is a connectivity
+/// check).
+fn legal_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<G::Move, RulesError> {
     let text = text.trim();
     if text.is_empty() {
         return Err(RulesError::illegal_move("no move given: set move.notation, or move.from_cell and move.to_cell")
@@ -360,7 +367,12 @@ pub fn resolve_move<G: Game>(
         None
     };
     if !f.notation.trim().is_empty() {
-        let mv = checked_move(game, pos, &f.notation)?;
+        let mv = legal_move(game, pos, &f.notation)?;
+        if from.is_none() && to.is_none() && path.is_empty() && f.bid.is_none() {
+            // The notation alone (what most clients send): nothing to check
+            // it against.
+            return Ok((mv, spelled_route(game, pos, mv, &f.notation)));
+        }
         let det = game.move_details(pos, mv);
         if let Some(field) = disagrees(mv, &det) {
             let given = match field {

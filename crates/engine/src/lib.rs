@@ -19,6 +19,7 @@
 
 pub mod bits;
 pub mod bounded;
+pub mod data;
 pub mod describe;
 pub mod error;
 pub mod front;

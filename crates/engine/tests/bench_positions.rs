@@ -1,11 +1,11 @@
-//! The benchmark positions (`benches/positions.txt`) are canonical, in
+//! The benchmark positions (every game's `src/<game>/positions.txt`) are canonical, in
 //! play, and have the perft counts listed; the start and random-playout
 //! lines are made again here and compared. (The `greedy` end positions
 //! depend on the games' heuristics, which may be tuned without touching the
 //! rules, so they stay fixed data once written: only their counts are
 //! checked.)
 //!
-//! To rewrite the file after a rules change:
+//! To rewrite the files after a rules change (or write a new game's):
 //! `PARLOUR_WRITE_POSITIONS=1 cargo test -p parlour-engine --test bench_positions`
 
 #[path = "../benches/support/mod.rs"]
@@ -13,7 +13,7 @@ mod support;
 
 use parlour_engine::playout::perft;
 use parlour_engine::Game;
-use support::{all_games, parse, positions, with_game, BenchPosition, Generate, Visit};
+use support::{all_games, parse, positions, with_game, BenchPosition, Folder, Generate, Visit};
 
 /// Perft depth kept in the file (depth 3 of the bigger games is too slow
 /// for a debug-build test).
@@ -30,23 +30,48 @@ fn generated() -> Vec<BenchPosition> {
 fn positions_file_matches_its_origins() {
     let made = generated();
     if std::env::var_os("PARLOUR_WRITE_POSITIONS").is_some() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/positions.txt");
-        let header = support::POSITIONS.lines().take_while(|l| l.starts_with('#') || l.trim().is_empty());
-        let mut text: String = header.map(|l| format!("{l}\n")).collect();
-        for p in &made {
-            text.push_str(&p.line());
-            text.push('\n');
-        }
-        std::fs::write(path, text).expect("write positions.txt");
+        write_files(&made);
         return;
     }
     let listed = positions();
     assert_eq!(listed.len(), made.len(), "one start, mid and end per game and variant");
-    for (l, m) in listed.iter().zip(&made) {
-        assert_eq!((&l.game, &l.variant, &l.label), (&m.game, &m.variant, &m.label), "order of positions.txt");
+    for m in &made {
+        let l = listed
+            .iter()
+            .find(|l| (&l.game, &l.variant, &l.label) == (&m.game, &m.variant, &m.label))
+            .unwrap_or_else(|| panic!("no positions.txt line for {} {} {}", m.game, m.variant, m.label));
         if !l.origin.starts_with("greedy") {
             assert_eq!(l, m, "positions.txt line differs from what it says it is:\n{}\n{}", l.line(), m.line());
         }
+    }
+}
+
+/// Writes each game folder's `positions.txt`: its header comment as it was
+/// (or a new one), then the lines made, in the registry's order.
+fn write_files(made: &[BenchPosition]) {
+    let mut folders: Vec<(String, Vec<&BenchPosition>)> = Vec::new();
+    for m in made {
+        let folder = with_game(&m.game, &m.variant, Folder).expect("registry game");
+        match folders.iter_mut().find(|(f, _)| *f == folder) {
+            Some((_, lines)) => lines.push(m),
+            None => folders.push((folder, vec![m])),
+        }
+    }
+    for (folder, lines) in folders {
+        let path = format!("{}/src/{folder}/positions.txt", env!("CARGO_MANIFEST_DIR"));
+        let old = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+            "# Benchmark positions: `start`, `mid` and `end` per game and variant\n\
+             # (crates/engine/benches/support/mod.rs). game | variant | label |\n\
+             # origin | perft depth 1,2 | position text\n\n"
+                .to_string()
+        });
+        let header = old.lines().take_while(|l| l.starts_with('#') || l.trim().is_empty());
+        let mut text: String = header.map(|l| format!("{l}\n")).collect();
+        for p in lines {
+            text.push_str(&p.line());
+            text.push('\n');
+        }
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {path}: {e}"));
     }
 }
 

@@ -1,6 +1,6 @@
 //! Shared by the engine benchmarks (`benches/engine.rs`) and the test that
 //! checks their data (`tests/bench_positions.rs`): typed games by id, and
-//! the fixed positions of `benches/positions.txt`.
+//! the fixed positions of every game's `src/<game>/positions.txt`.
 //!
 //! The registry hands out `dyn AnyGame`, which speaks text; benchmarks need
 //! the typed [`Game`] so they time the rules and nothing else. [`with_game`]
@@ -109,19 +109,18 @@ pub struct BenchPosition {
     pub position: String,
 }
 
-/// The data file, read at compile time so benches run from any directory.
-pub const POSITIONS: &str = include_str!("../positions.txt");
+/// The games' `src/<game>/positions.txt`, gathered at build time so benches
+/// run from any directory.
+pub const POSITIONS: &str = parlour_engine::data::POSITIONS;
 
-/// The positions of `positions.txt`: `game | variant | label | origin |
+/// The positions of the `positions.txt` files: `game | variant | label | origin |
 /// perft d1,d2,... | position`, `#` comments.
 pub fn positions() -> Vec<BenchPosition> {
-    POSITIONS
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
+    parlour_engine::data::lines(POSITIONS)
+        .map(|e| {
+            let l = e.text;
             let f: Vec<&str> = l.split('|').map(str::trim).collect();
-            assert_eq!(f.len(), 6, "positions.txt: 6 fields expected: {l}");
+            assert_eq!(f.len(), 6, "{e}: 6 fields expected");
             BenchPosition {
                 game: f[0].to_string(),
                 variant: f[1].to_string(),
@@ -129,9 +128,9 @@ pub fn positions() -> Vec<BenchPosition> {
                 origin: f[3].to_string(),
                 perft: f[4]
                     .strip_prefix("perft ")
-                    .unwrap_or_else(|| panic!("positions.txt: `perft ...` expected: {l}"))
+                    .unwrap_or_else(|| panic!("{e}: `perft ...` expected"))
                     .split(',')
-                    .map(|n| n.trim().parse().unwrap_or_else(|e| panic!("positions.txt: {n}: {e}")))
+                    .map(|n| n.trim().parse().unwrap_or_else(|err| panic!("{e}: {n}: {err}")))
                     .collect(),
                 position: f[5].to_string(),
             }
@@ -227,7 +226,7 @@ impl Visit for Generate {
 }
 
 impl BenchPosition {
-    /// The line of `positions.txt`.
+    /// The line of a `positions.txt`.
     pub fn line(&self) -> String {
         let perft: Vec<String> = self.perft.iter().map(u64::to_string).collect();
         format!(
@@ -239,5 +238,23 @@ impl BenchPosition {
             perft.join(","),
             self.position
         )
+    }
+}
+
+/// The folder under `crates/engine/src` of the game a visitor is handed
+/// (from its type: `parlour_engine::<folder>::<Game>`), where its data
+/// files live.
+pub struct Folder;
+
+impl Visit for Folder {
+    type Out = String;
+    fn visit<G: Game>(self, _: &G) -> String {
+        let name = std::any::type_name::<G>();
+        name.split(['<', '>', ','])
+            .filter_map(|path| path.trim().strip_prefix("parlour_engine::"))
+            .filter_map(|path| path.split_once("::").map(|(folder, _)| folder))
+            .find(|folder| *folder != "bounded")
+            .unwrap_or_else(|| panic!("no game folder in {name}"))
+            .to_string()
     }
 }

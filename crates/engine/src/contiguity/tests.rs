@@ -82,7 +82,7 @@ fn perft_from_start() {
     assert_eq!(dests_of(&g, &p, "30c").len(), 26);
     assert_eq!(dests_of(&g, &p, "2c").len(), 28);
     assert_eq!(dests_of(&g, &p, "1d").len(), 28);
-    // Deeper counts: tests/perft.txt.
+    // Deeper counts: contiguity/perft.txt.
 }
 
 #[test]

@@ -522,7 +522,7 @@ fn a_player_with_no_legal_move_loses() {
 // ------------------------------------------------------------ perft
 
 /// Positions reached by seeded random play (seed 5, 24 plies) in each
-/// ruleset; their perft counts are in tests/perft.txt and agree with the
+/// ruleset; their perft counts are in scala/perft.txt and agree with the
 /// reference reading to depth 3 (checked in release; depth 2 here).
 const MID_ORIGINAL: &str = "to_move=white; white=f5,f6,g6,i6,h7,j7,d9,k9; black=j8,b9,f9,g9,h9,i9,c10,e10,g10,h11";
 const MID_ZILLIONS: &str = "to_move=white; white=c5,d5,h5,i5,c6,e6,f6,g6,c7,d7,j9; \

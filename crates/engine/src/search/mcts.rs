@@ -75,7 +75,7 @@ pub struct SearchConfig {
     /// off).
     pub tactics: u32,
     /// The most positions the tactical layer makes per call (it also
-    /// stops at the time limit and at the stop flag). 0 = follow the
+    /// stops at half the time limit and at the stop flag). 0 = follow the
     /// budget ([`super::tactics::node_budget`]): a count per search
     /// iteration when the budget bounds iterations, else a count per
     /// millisecond of the time limit, so that the layer proves the same
@@ -226,10 +226,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             // One iteration expands the root; the tactical layer then
             // proves what it can about its moves.
             self.iterate();
-            // Its node budget ends it (so it proves the same at any load);
-            // the deadline only caps it, and it stops at the first report
-            // (an analysis shows the tree search's view from then on).
-            let share = match (deadline, next_report) {
+            // Its node budget ends it (so it proves the same whatever the
+            // load, as long as the count fits); half the time limit caps it,
+            // so that a loaded machine still leaves the tree search its
+            // half, and it stops at the first report (an analysis shows the
+            // tree search's view from then on).
+            let half = budget.time_limit.map(|t| t / 2).and_then(|t| self.started.checked_add(t));
+            let share = match (half, next_report) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };

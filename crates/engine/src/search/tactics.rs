@@ -12,11 +12,9 @@
 //! - **loss within 2, 4 plies**: after the move the opponent has a forced
 //!   win within 1, 3 plies.
 //!
-//! The horizons grow in the order win 1, loss 2, win 3, win 5, loss 4, so
-//! the shortest win is found first; the search stops at a win. The win-5
-//! pass may use at most half the positions left, so the loss-4 pass always
-//! has the other half (in a wide position with no short win, a set-up or
-//! an opening, the win check would otherwise take everything). Answers are
+//! The horizons grow in the order win 1, loss 2, win 3, win 5, loss 4
+//! (the longest loss check last: a forced win makes it moot), so the
+//! shortest win is found first; the search stops at a win. Answers are
 //! kept per (position, player, plies), so transpositions are searched once. The tree
 //! search then treats the proven moves as solved (see [`super::mcts`]): a
 //! proven win is played, a proven loss is never chosen while a move not
@@ -25,7 +23,11 @@
 //! Limits: a node budget (positions made; deterministic, so the same
 //! position and budget give the same answer, at any load), a deadline and
 //! the stop flag, checked every few hundred positions. A check cut short
-//! proves nothing; the checks already finished stand.
+//! proves nothing; the checks already finished stand. A pass (one horizon
+//! over every root move), predicted at about √(root moves) times the pass
+//! a ply shorter, is not begun when it would outrun both the positions and
+//! the time left, so that wide positions on a loaded machine leave the
+//! time to the tree search.
 
 use crate::game::{Game, Outcome, Player};
 use std::collections::HashMap;
@@ -59,17 +61,19 @@ pub struct Prover<'a, 's, G: Game> {
     /// Positions made so far.
     pub nodes: u64,
     aborted: bool,
-    /// A lower node limit for the current pass (0 = none): reaching it
-    /// cuts the pass short; [`Prover::end_pass`] lifts it.
-    pass_cap: u64,
     /// Answers already found, for (position, player, plies) with two or
     /// more plies (transpositions are common in placement games).
     known: HashMap<(G::Position, Player, u32), bool>,
+    /// Killer moves: per (plies left, attacking), the move that last
+    /// decided such a node (a win for the attacker, a refutation for the
+    /// defender); tried first at the next one, since the same answer often
+    /// works among siblings.
+    killers: Vec<Option<G::Move>>,
 }
 
 impl<'a, 's, G: Game> Prover<'a, 's, G> {
     pub fn new(game: &'a G, limits: Limits<'s>) -> Self {
-        Prover { game, limits, nodes: 0, aborted: false, pass_cap: 0, known: HashMap::new() }
+        Prover { game, limits, nodes: 0, aborted: false, known: HashMap::new(), killers: Vec::new() }
     }
 
     /// Whether a limit has been reached (every later answer is `None`).
@@ -77,22 +81,9 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
         self.aborted
     }
 
-    /// Ends a pass capped at `cap` positions (0 = none): the search goes on
-    /// if only the cap stopped it.
-    fn end_pass(&mut self) {
-        if self.pass_cap > 0 && self.nodes > self.pass_cap && !(self.limits.nodes > 0 && self.nodes > self.limits.nodes)
-        {
-            let stopped = self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                || self.limits.deadline.is_some_and(|d| Instant::now() >= d);
-            self.aborted = stopped;
-        }
-        self.pass_cap = 0;
-    }
-
     fn tick(&mut self) -> bool {
         self.nodes += 1;
         if (self.limits.nodes > 0 && self.nodes > self.limits.nodes)
-            || (self.pass_cap > 0 && self.nodes > self.pass_cap)
             || (self.nodes.is_multiple_of(256)
                 && (self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
                     || self.limits.deadline.is_some_and(|d| Instant::now() >= d)))
@@ -135,7 +126,11 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
         // Every child once, outcome first: an immediate decision (a win for
         // the attacker, a refutation for the defender) ends the node before
         // anything deeper is tried.
-        let mut children: Vec<(G::Position, Player)> = Vec::with_capacity(moves.len());
+        let slot = depth as usize * 2 + attacking as usize;
+        if self.killers.len() <= slot {
+            self.killers.resize(slot + 1, None);
+        }
+        let mut children: Vec<(G::Move, G::Position, Player)> = Vec::with_capacity(moves.len());
         for &mv in &moves {
             if !self.tick() {
                 return None;
@@ -147,15 +142,17 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
                 Outcome::Won(w) => {
                     let won = w.contains(&me_after);
                     if won == attacking {
+                        self.killers[slot] = Some(mv);
                         return Some(attacking);
                     }
                 }
                 Outcome::Drawn => {
                     if !attacking {
+                        self.killers[slot] = Some(mv);
                         return Some(false);
                     }
                 }
-                Outcome::Ongoing => children.push((child, me_after)),
+                Outcome::Ongoing => children.push((mv, child, me_after)),
             }
         }
         if depth == 1 {
@@ -166,21 +163,30 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
         }
         if depth >= 3 && children.len() > 1 {
             // Best-looking first for the side choosing: the attacker tries
-            // its most promising moves, the defender its best defences.
+            // its most promising moves, the defender its best defences. By
+            // the cheap heuristic, not `search_value`, which may look ahead
+            // (Squeeze's set-up judges the pie choice) and would cost more
+            // than the positions it saves.
             let game = self.game;
-            let mut keyed: Vec<(f64, G::Position, Player)> = children
+            let mut keyed: Vec<(f64, G::Move, G::Position, Player)> = children
                 .into_iter()
-                .map(|(c, m)| {
-                    let v = game.search_value(&c, m);
-                    (if attacking { -v } else { v }, c, m)
+                .map(|(mv, c, m)| {
+                    let v = game.heuristic(&c, m);
+                    (if attacking { -v } else { v }, mv, c, m)
                 })
                 .collect();
             keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
-            children = keyed.into_iter().map(|(_, c, m)| (c, m)).collect();
+            children = keyed.into_iter().map(|(_, mv, c, m)| (mv, c, m)).collect();
         }
-        for (child, me_after) in &children {
+        if let Some(k) = self.killers[slot] {
+            if let Some(i) = children.iter().position(|c| c.0 == k) {
+                children[..=i].rotate_right(1);
+            }
+        }
+        for (mv, child, me_after) in &children {
             let w = self.wins(child, *me_after, depth - 1)?;
             if w == attacking {
+                self.killers[slot] = Some(*mv);
                 return Some(attacking);
             }
         }
@@ -202,11 +208,12 @@ pub const NODES_PER_ITERATION: u64 = 64;
 
 /// Positions the tactical layer may make per millisecond of a time-bound
 /// budget (no iteration bound), when its node budget is left to follow the
-/// budget: 200 ms give 200 000 positions. A count, not a measurement, so
-/// the layer proves the same at any load; in a release build on the
-/// project's 2-core machine 200 000 positions take about a fifth of 200 ms
-/// (docs/ai.md, "The tactical layer").
-pub const NODES_PER_MS: u64 = 1_000;
+/// budget: 200 ms give 800 000 positions. A count, not a measurement, so
+/// the layer proves the same at any load. Measured in a release build on
+/// the project's 2-core machine: 800 000 positions of Contiguity (the
+/// costliest) take about 50 ms of CPU, a quarter of 200 ms (docs/ai.md,
+/// "The tactical layer").
+pub const NODES_PER_MS: u64 = 4_000;
 
 /// The tactical layer's node budget: `configured` when set (non-zero), else
 /// [`NODES_PER_ITERATION`] for each of `max_iterations`, else
@@ -250,21 +257,38 @@ pub fn analyse_root<G: Game>(
         })
         .collect();
     let mut prover = Prover::new(game, limits);
-    // plies: 1 = win in 1, 2 = loss within 2, 3 = win in 3, then the
-    // longest win check (5) on at most half the positions left, so that
-    // the loss check (4) always has the other half: a wide position where
-    // no short win exists (a set-up, an opening) would otherwise spend
-    // everything on the win check and leave an avoidable loss unseen.
+    let started = Instant::now();
+    let branching = moves.len().max(2) as f64;
+    // Positions each finished pass made, by plies.
+    let mut made: Vec<(u32, u64)> = Vec::new();
+    // plies: 1 = win in 1, 2 = loss within 2, 3 = win in 3, ...; the
+    // longest loss check comes after the longest win check (a forced win
+    // makes it moot).
     let mut order: Vec<u32> = (1..=horizon).collect();
     if horizon >= 2 && horizon % 2 == 1 {
         order.swap((horizon - 2) as usize, (horizon - 1) as usize);
     }
     for plies in order {
-        let win = plies % 2 == 1;
-        let longest_win = win && plies == horizon && horizon >= 3;
-        if longest_win && limits.nodes > 0 {
-            prover.pass_cap = prover.nodes + limits.nodes.saturating_sub(prover.nodes) / 2;
+        // A pass costs about √branching times the one a ply shorter (a
+        // proof tree with good ordering grows by the branching factor every
+        // two plies). One predicted to outrun both the positions left and
+        // the time left (at the speed so far) is not begun: the count or
+        // the clock would cut it short anyway, and in wide positions on a
+        // loaded machine the time then goes to the tree search. Without a
+        // deadline nothing is skipped, and a pass the count can finish is
+        // never skipped, so the count alone decides on an idle machine.
+        if let (Some(&(q, n)), Some(d)) = (made.last(), limits.deadline) {
+            let predicted = n.max(1) as f64 * branching.sqrt().powi(plies as i32 - q as i32);
+            let per_node = started.elapsed().as_secs_f64() / prover.nodes.max(1) as f64;
+            let time_left = d.saturating_duration_since(Instant::now()).as_secs_f64() / per_node.max(1e-9);
+            let nodes_left =
+                if limits.nodes > 0 { limits.nodes.saturating_sub(prover.nodes) as f64 } else { f64::INFINITY };
+            if predicted > nodes_left && predicted > time_left {
+                break;
+            }
         }
+        let before = prover.nodes;
+        let win = plies % 2 == 1;
         for (i, (child, me_after)) in children.iter().enumerate() {
             if verdicts[i] != Verdict::Unknown {
                 continue;
@@ -287,10 +311,10 @@ pub fn analyse_root<G: Game>(
                 }
             }
         }
-        prover.end_pass();
         if prover.aborted() {
             break;
         }
+        made.push((plies, prover.nodes - before));
     }
     (verdicts, prover.nodes)
 }

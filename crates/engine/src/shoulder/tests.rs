@@ -850,7 +850,7 @@ fn perft_three_player_start() {
     //   m2: ne l4 k6 j7 i8 h8 g9 f9 e9 (8), nw l3..f2 (7)    15 + sq l5 k5 l2  = 18
     //   m5: nw l6 k7 j7 i7 (4)                                4 + sq k8 l5      = 6
     //   total 182.
-    // Deeper counts are in tests/perft.txt; depths 2 and 3 agree with an
+    // Deeper counts are in shoulder/perft.txt; depths 2 and 3 agree with an
     // independent Python implementation (scripts/shoulder-perft-check.py).
     let g = three();
     let start = g.start();

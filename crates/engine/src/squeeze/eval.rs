@@ -114,6 +114,13 @@ pub(super) fn search_value(game: &Squeeze, pos: &Position, player: Player) -> f6
     // no start to judge yet.
     let kings = game.id.kings() as u32;
     let set = pos.stones.count_ones();
+    if pos.phase != Phase::Setup && set + (WIN as u32) <= STONES as u32 {
+        // The set-up is over and the bait is a win: the chooser takes it
+        // (or holds it already), so the setter has lost. Without this a
+        // `done` with nine stones looked as good as any set-up to a search
+        // too short to reach the chooser's answer.
+        return if player == SETTER { -0.95 } else { 0.95 };
+    }
     if pos.kings[0].count_ones() < kings || pos.kings[1].count_ones() < kings || set + (WIN as u32) <= STONES as u32 {
         return 0.0;
     }

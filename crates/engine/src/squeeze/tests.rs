@@ -783,7 +783,7 @@ fn king_move_errors_name_the_cell() {
 /// The fixed play positions (also the benchmark positions): 12 stones set,
 /// the chooser took the 7 bait stones and plays black, the setter picked
 /// white and moves first (docs/rules/squeeze.md shows the boards). Their
-/// perft counts, with the depth-1 reasoning, are in tests/perft.txt.
+/// perft counts, with the depth-1 reasoning, are in squeeze/perft.txt.
 const SQ_PERFT: &str = "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; \
                         captured=white:0,black:7; bait=black:7";
 const HEX_PERFT: &str = "to_move=white; white=a1,e9,i1; black=a5,e1,i5; stones=b3,c3,c5,d2,d5,e3,e5,e7,f4,g2,g4,h3; \
@@ -934,4 +934,24 @@ fn parse_move_accepts_exactly_the_listed_moves() {
         }
         assert!(checked.iter().all(|&n| n > 0), "{}: phases sampled {checked:?}", v.name());
     }
+}
+
+/// A set-up ended with nine stones or fewer leaves a bait of ten or more:
+/// the chooser takes it and wins, so search values the choice (and the
+/// colour phase after a taken bait) as lost for the setter, while a set-up
+/// still going is not judged yet.
+#[test]
+fn a_winning_bait_is_valued_as_lost_for_the_setter() {
+    let g = game(GameId::Squeeze);
+    let setup = "white=a3,h3; black=d1,a5; stones=g2,c4,d4,c5,c6,d6,f6,g6,c7";
+    let going = pos(&g, &format!("to_move=setter; {setup}; phase=setup"));
+    assert_eq!(g.search_value(&going, SETTER), 0.0);
+    let chosen = play_all(&g, &going, &["done"]);
+    assert_eq!(g.search_value(&chosen, SETTER), -0.95);
+    assert_eq!(g.search_value(&chosen, CHOOSER), 0.95);
+    let taken = play_all(&g, &chosen, &["bait"]);
+    assert_eq!(g.search_value(&taken, SETTER), -0.95);
+    // One stone more and the bait is nine: judged as the pie rule plays out.
+    let ten = play_all(&g, &going, &["stone@b4", "done"]);
+    assert!(g.search_value(&ten, SETTER) > -0.95);
 }
