@@ -27,15 +27,11 @@ use tonic::transport::{Channel, Endpoint};
 use tonic_health::pb::health_client::HealthClient;
 use tonic_health::pb::HealthCheckRequest;
 
-/// The engine benchmarks' positions (every game folder's `positions.txt`),
-/// one line per position of every game the engine lists.
-const BENCH_POSITIONS: &str = parlour_engine::data::POSITIONS;
-
 /// The load positions: `(game, variant, position)`, the `mid` positions of
 /// the engine benchmarks (a seeded random playout from the start), one per
 /// game and variant, in the order of the game folders.
 pub fn positions() -> Vec<(&'static str, &'static str, &'static str)> {
-    parlour_engine::data::lines(BENCH_POSITIONS)
+    parlour_engine::data::lines(parlour_engine::data::POSITIONS)
         .map(|e| e.text.split('|').map(str::trim).collect::<Vec<_>>())
         .filter(|f| f.len() == 6 && f[2] == "mid")
         .map(|f| (f[0], f[1], f[5]))

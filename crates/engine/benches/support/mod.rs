@@ -109,14 +109,10 @@ pub struct BenchPosition {
     pub position: String,
 }
 
-/// The games' `src/<game>/positions.txt`, gathered at build time so benches
-/// run from any directory.
-pub const POSITIONS: &str = parlour_engine::data::POSITIONS;
-
 /// The positions of the `positions.txt` files: `game | variant | label | origin |
 /// perft d1,d2,... | position`, `#` comments.
 pub fn positions() -> Vec<BenchPosition> {
-    parlour_engine::data::lines(POSITIONS)
+    parlour_engine::data::lines(parlour_engine::data::POSITIONS)
         .map(|e| {
             let l = e.text;
             let f: Vec<&str> = l.split('|').map(str::trim).collect();
