@@ -1,6 +1,22 @@
 //! Scala endgames (issue #21): positions where one side has a lone stone or
 //! a small minority (at most 3) against a much larger force (at least
-//! 2 × minority + 2), kept in `tests/data/scala-endgames.txt`, one a line:
+//! 2 × minority + 2).
+//!
+//! Two files, one position a line:
+//!
+//! - `tests/data/scala-endgames-proven.txt` (`variant<TAB>side that
+//!   wins<TAB>position<TAB>won in N`): each a forced win for that side in
+//!   exactly N plies (N <= 9), shown by an exhaustive AND/OR search (the
+//!   tactical layer's prover, iterative deepening, no estimates). Made by
+//!   `cargo test --release -p parlour-engine --test scala_endgames
+//!   generate_proven -- --ignored --nocapture`. The tests prove the shallow
+//!   ones again and have the player convert them within N plies against
+//!   greedy; ignored, the same for the whole set.
+//! - `tests/data/scala-endgames.txt`, the candidates: the older set, lopsided
+//!   but NOT proven won (`prove_the_set` finds no forced win within 9 plies
+//!   in any of them).
+//!
+//! The candidates, `tests/data/scala-endgames.txt`:
 //! `variant<TAB>side with the majority<TAB>position`.
 //!
 //! Made by the ignored generator: seeded playouts of the greedy baseline
@@ -185,7 +201,9 @@ fn generate() {
     let per_variant: usize =
         std::env::var("PARLOUR_ENDGAME_COUNT").ok().and_then(|n| n.parse().ok()).unwrap_or(PER_VARIANT);
     let mut out = String::from(
-        "# Scala endgames (issue #21): variant<TAB>side with the majority<TAB>position.\n\
+        "# Scala endgame candidates (issue #21), NOT proven won (prove_the_set at 9 plies, 400 000 positions each: \
+         no forced win in any; 21 none within 8-9 plies, 59 undecided); the proven set is scala-endgames-proven.txt. \
+         variant<TAB>side with the majority<TAB>position.\n\
          # Made by `cargo test -p parlour-engine --test scala_endgames generate -- --ignored --nocapture`.\n",
     );
     for variant in [Variant::Original, Variant::Zillions] {
