@@ -277,7 +277,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             (first..first + count).map(|c| self.nodes[c].mv.expect("a child has a move")).collect();
         let nodes = tactics::node_budget(self.config.tactics_nodes, budget.max_iterations, budget.time_limit);
         let limits = tactics::Limits { nodes, deadline, stop: budget.stop.as_deref() };
-        let (verdicts, nodes) = tactics::analyse_root(self.game, &self.root, &moves, self.config.tactics, limits);
+        // The game may ask for a longer horizon in narrow positions.
+        let horizon = self.config.tactics.max(self.game.tactical_horizon(&self.root));
+        let (verdicts, nodes) = tactics::analyse_root(self.game, &self.root, &moves, horizon, limits);
         self.tactical_nodes = nodes;
         let mover = self.nodes[first].mover as usize;
         let safe = verdicts.iter().any(|v| !matches!(v, Verdict::Loss(_)));
