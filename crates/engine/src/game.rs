@@ -372,4 +372,13 @@ pub trait Game: Send + Sync + 'static {
     fn search_value(&self, pos: &Self::Position, player: Player) -> f64 {
         self.heuristic(pos, player)
     }
+
+    /// Whether the move from `pos` that made `child` changes material (a
+    /// capture, say). The tree search looks further after such moves
+    /// before trusting a static value (its capture search,
+    /// `SearchConfig::quiescence`): a capture the opponent answers with a
+    /// bigger one is no gain. By default no move is.
+    fn noisy(&self, _pos: &Self::Position, _child: &Self::Position) -> bool {
+        false
+    }
 }
