@@ -6,7 +6,7 @@
 //! Two aids for tuning: `--analyze POSITION` prints the player's analysis of
 //! one position, and `--replay N` prints game N of a match move by move.
 
-use parlour_engine::search::arena::{mix, play_game, run_match, PlayerSpec, Result3};
+use parlour_engine::search::arena::{mix, play_game, run_match, run_matches, PlayerSpec, Result3};
 use parlour_engine::search::ladder::{self, FitOptions, Pairing};
 use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 
@@ -82,6 +82,14 @@ pub struct ArenaArgs {
     /// and count the wins and their lengths.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["analyze", "replay", "ladder"])]
     endgames: Option<std::path::PathBuf>,
+    /// Instead of single games: `--games` whole matches (Shoulder to
+    /// Shoulder: a game per seat, penalties added up) of the player against
+    /// copies of each opponent, A's seat rotating from match to match; A's
+    /// game wins and every side's mean match penalty.
+    /// With `--ladder`: every "game" of a pairing is a whole match, won
+    /// by the lowest penalty total (tied: a draw).
+    #[arg(long, conflicts_with_all = ["analyze", "replay", "endgames"])]
+    matches: bool,
 }
 
 /// The ladder's rungs when `--rung` is not given.
@@ -118,6 +126,9 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
     if let Some(path) = &a.endgames {
         let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--endgames needs an --opponent"))?;
         return endgames(&a, &games, &player, opponent, path);
+    }
+    if a.matches && !a.ladder {
+        return matches(&a, &games, &player, &opponents);
     }
     if let Some(g) = a.replay {
         let opponent = opponents.first().ok_or_else(|| anyhow::anyhow!("--replay needs an --opponent"))?;
@@ -228,8 +239,9 @@ fn run_ladder(a: &ArenaArgs, games: &[&dyn AnyGame]) -> anyhow::Result<()> {
     }
     let opts = FitOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
     println!(
-        "# parlour arena --ladder: {} games a pairing, seed {}, draw after {} plies, span {}",
+        "# parlour arena --ladder: {} {} a pairing, seed {}, draw after {} plies, span {}",
         a.games,
+        if a.matches { "matches (scored by penalty totals)" } else { "games" },
         a.seed,
         a.max_plies,
         if a.span == 0 { "all".to_string() } else { a.span.to_string() }
@@ -239,51 +251,81 @@ fn run_ladder(a: &ArenaArgs, games: &[&dyn AnyGame]) -> anyhow::Result<()> {
         let d = game.description();
         let label = format!("{}/{}", d.id, d.variant);
         let mut line = String::new();
-        let pairings = ladder::run_ladder(game, &rungs, a.games, a.seed, a.max_plies, a.span, &mut |p, g, r| {
-            if g == 0 {
-                line.clear();
-            }
-            line.push(match r.result {
-                Result3::Win => 'W',
-                Result3::Draw => 'D',
-                Result3::Loss => 'L',
-            });
-            eprint!("\r{label}: {} vs {}: {line}", rungs[p.a], rungs[p.b]);
-            if g + 1 == a.games {
-                eprintln!();
-            }
-        })?;
+        // Pairings finished so far: written to the JSON file after each, so
+        // a run stopped early keeps what it played.
+        let mut done: Vec<Pairing> = Vec::new();
+        let pairings =
+            ladder::run_ladder_in(game, &rungs, a.games, a.seed, a.max_plies, a.span, a.matches, &mut |p, g, r| {
+                if g == 0 {
+                    line.clear();
+                }
+                line.push(match r.result {
+                    Result3::Win => 'W',
+                    Result3::Draw => 'D',
+                    Result3::Loss => 'L',
+                });
+                eprint!("\r{label}: {} vs {}: {line}", rungs[p.a], rungs[p.b]);
+                if g + 1 == a.games {
+                    eprintln!();
+                    done.push(p.clone());
+                    if let Some(path) = &a.json {
+                        let ratings = ladder::ratings(rungs.len(), &done, &opts);
+                        let mut partial = json.clone();
+                        partial.push(ladder_json(a, d, &rungs, &done, &ratings));
+                        if let Err(e) = write_json(path, &partial) {
+                            eprintln!("{e}");
+                        }
+                    }
+                }
+            })?;
         let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
         println!("\n### {label}\n");
         print!("{}", markdown(&rungs, &pairings, &ratings));
-        json.push(serde_json::json!({
-            "game": d.id,
-            "variant": d.variant,
-            "games": a.games,
-            "seed": a.seed,
-            "max_plies": a.max_plies,
-            "rungs": rungs.iter().zip(&ratings).map(|(r, x)| serde_json::json!({
-                "player": r.to_string(), "elo": x.elo, "low": x.low, "high": x.high,
-            })).collect::<Vec<_>>(),
-            "pairings": pairings.iter().map(|p| {
-                let t = &p.tally;
-                let (lo, hi) = t.interval();
-                serde_json::json!({
-                    "a": rungs[p.a].to_string(), "b": rungs[p.b].to_string(),
-                    "wins": t.wins, "draws": t.draws, "losses": t.losses,
-                    "win_rate": t.win_rate(), "low": lo, "high": hi,
-                    "plies": t.plies as f64 / t.games.max(1) as f64,
-                    "a_ms_a_move": if t.a_moves > 0 { t.a_time.as_secs_f64() * 1000.0 / t.a_moves as f64 } else { 0.0 },
-                    "distinct": ladder::distinct(t),
-                })
-            }).collect::<Vec<_>>(),
-        }));
-    }
-    if let Some(path) = &a.json {
-        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
-            .map_err(|e| anyhow::anyhow!("--json {}: {e}", path.display()))?;
+        json.push(ladder_json(a, d, &rungs, &pairings, &ratings));
+        if let Some(path) = &a.json {
+            write_json(path, &json)?;
+        }
     }
     Ok(())
+}
+
+/// Writes the ladders as pretty JSON.
+fn write_json(path: &std::path::Path, ladders: &[serde_json::Value]) -> anyhow::Result<()> {
+    std::fs::write(path, serde_json::to_string_pretty(ladders)? + "\n")
+        .map_err(|e| anyhow::anyhow!("--json {}: {e}", path.display()))
+}
+
+/// One game's ladder as JSON (what `--refit` reads back).
+fn ladder_json(
+    a: &ArenaArgs,
+    d: &parlour_engine::describe::Description,
+    rungs: &[PlayerSpec],
+    pairings: &[Pairing],
+    ratings: &[ladder::Rating],
+) -> serde_json::Value {
+    serde_json::json!({
+        "game": d.id,
+        "variant": d.variant,
+        "games": a.games,
+        "unit": if a.matches { "match" } else { "game" },
+        "seed": a.seed,
+        "max_plies": a.max_plies,
+        "rungs": rungs.iter().zip(ratings).map(|(r, x)| serde_json::json!({
+            "player": r.to_string(), "elo": x.elo, "low": x.low, "high": x.high,
+        })).collect::<Vec<_>>(),
+        "pairings": pairings.iter().map(|p| {
+            let t = &p.tally;
+            let (lo, hi) = t.interval();
+            serde_json::json!({
+                "a": rungs[p.a].to_string(), "b": rungs[p.b].to_string(),
+                "wins": t.wins, "draws": t.draws, "losses": t.losses,
+                "win_rate": t.win_rate(), "low": lo, "high": hi,
+                "plies": t.plies as f64 / t.games.max(1) as f64,
+                "a_ms_a_move": if t.a_moves > 0 { t.a_time.as_secs_f64() * 1000.0 / t.a_moves as f64 } else { 0.0 },
+                "distinct": ladder::distinct(t),
+            })
+        }).collect::<Vec<_>>(),
+    })
 }
 
 /// One game's ladder as markdown: the rungs with their ratings and their
@@ -412,6 +454,45 @@ fn endgames(
             100.0 * hi,
             plies as f64 / won.max(1) as f64,
         );
+    }
+    Ok(())
+}
+
+/// `--matches`: whole matches of the player against copies of each
+/// opponent, one line per match on stderr and a summary per pairing.
+fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents: &[PlayerSpec]) -> anyhow::Result<()> {
+    println!(
+        "# parlour arena --matches: {} matches, seed {}, a game drawn after {} plies",
+        a.games, a.seed, a.max_plies
+    );
+    for &game in games {
+        let d = game.description();
+        for opponent in opponents {
+            let label = format!("{}/{}: {player} vs {opponent}", d.id, d.variant);
+            let tally = run_matches(game, player, opponent, a.games, a.seed, a.max_plies, &mut |m, played, seat| {
+                let results: Vec<String> = played
+                    .games
+                    .iter()
+                    .map(|g| {
+                        let c = if g.winners.contains(&seat) {
+                            'W'
+                        } else if g.winners.is_empty() {
+                            'D'
+                        } else {
+                            'L'
+                        };
+                        format!("{c}{}", g.plies)
+                    })
+                    .collect();
+                eprintln!(
+                    "{label}: match {m}, A in seat {seat}: games {} (result, plies); penalties {:?}; winners {:?}",
+                    results.join(" "),
+                    played.totals,
+                    played.winners
+                );
+            })?;
+            println!("{label}: {tally}");
+        }
     }
     Ok(())
 }

@@ -15,10 +15,10 @@ pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 pub const REQUEST_TIMEOUT_MS: u64 = 30_000;
 /// `--max-concurrent`.
 pub const MAX_CONCURRENT: usize = 256;
-/// `--default-search-ms`: the thinking time of the `hard` level (a request
-/// naming neither a level nor a budget searches as `hard` does), read from
-/// the engine's one table of levels.
-pub const DEFAULT_SEARCH_MS: u64 = level_time_ms("hard");
+/// `--default-search-ms`: the thinking time of a request naming neither a
+/// level nor a budget. Not a level: the levels are bound by iterations
+/// (so that they replay), and the default answers in a fixed time.
+pub const DEFAULT_SEARCH_MS: u64 = 200;
 /// `--max-search-ms`.
 pub const MAX_SEARCH_MS: u64 = 10_000;
 /// `--max-search-iterations`.
@@ -72,31 +72,6 @@ pub const DEADLINE_MARGIN_FLOOR: Duration = Duration::from_millis(10);
 
 /// The shortest interval between AnalyzeStream reports a request may ask for.
 pub const MIN_REPORT_INTERVAL: Duration = Duration::from_millis(10);
-
-/// The thinking time of the time-bound level `name`, in milliseconds, from
-/// [`parlour_engine::search::level::LEVELS`]; evaluated at compile time, so a
-/// level renamed or made iteration-bound stops the build here.
-const fn level_time_ms(name: &str) -> u64 {
-    let levels = &parlour_engine::search::level::LEVELS;
-    let mut i = 0;
-    while i < levels.len() {
-        if levels[i].name.len() == name.len() {
-            let (a, b) = (levels[i].name.as_bytes(), name.as_bytes());
-            let mut j = 0;
-            while j < a.len() && a[j] == b[j] {
-                j += 1;
-            }
-            if j == a.len() {
-                match levels[i].time_limit {
-                    Some(t) => return t.as_millis() as u64,
-                    None => panic!("the default level is bound by iterations, not time"),
-                }
-            }
-        }
-        i += 1;
-    }
-    panic!("no level of that name")
-}
 
 /// Checks settings that would make a replica useless or break a promise,
 /// naming the flag: `--max-search-iterations 0` (would mean "unlimited"),

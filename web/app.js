@@ -106,6 +106,7 @@ const ui = {
   generation: 0,      // bumps on every new game, so stale answers are dropped
   busy: 0,           // unary calls in flight
   ready: false,       // idle: the board shows the current state
+  pace: 250,          // ms between the engine's moves when it plays both sides (?pace=)
 };
 window.playground = ui; // for the browser tests and the curious
 
@@ -256,7 +257,7 @@ async function refresh() {
   exportText();
   analyze();
   if (!ui.over && !humanTurn()) {
-    setTimeout(() => engineMove(gen), $('mode').value === 'bot-bot' ? 250 : 0);
+    setTimeout(() => engineMove(gen), $('mode').value === 'bot-bot' ? ui.pace : 0);
   } else {
     ui.ready = true;
   }
@@ -466,6 +467,9 @@ async function main() {
   fillSelect($('level2'), LEVELS, params.get('level2') || params.get('level') || 'easy');
   if (params.get('mode')) $('mode').value = params.get('mode');
   if (params.get('theme')) $('theme').value = params.get('theme');
+  // The pause between the engine's own moves, so a person can follow them
+  // (the browser tests set 0: they wait on the page's state, not on time).
+  if (/^[0-9]+$/.test(params.get('pace') || '')) ui.pace = Number(params.get('pace'));
   document.body.classList.toggle('dark', $('theme').value === 'dark');
   ui.games = (await call('ListGames', {})).games;
   fillSelect($('game'), ui.games.map((g) => g.game), params.get('game'));

@@ -164,6 +164,22 @@ mod tests {
     }
 
     #[test]
+    fn levels_bound_iterations_and_the_default_stays_a_time() {
+        let s = service(Duration::from_secs(30));
+        let budget = |level: &str| {
+            let b = s.search_budget(None, level, Duration::from_millis(200), None, Arc::default()).unwrap();
+            (b.max_iterations, b.time_limit.unwrap())
+        };
+        // Neither level nor budget: the default time, iterations unbounded.
+        assert_eq!(budget(""), (Limits::default().max_search_iterations, Duration::from_millis(200)));
+        // An iteration-bound level without a cap of its own: the server's cap.
+        assert_eq!(budget("medium"), (3_000, Limits::default().max_search_time));
+        // `hard` and up: their iterations, their cap within the server's.
+        assert_eq!(budget("hard"), (10_000, Duration::from_secs(10).min(Limits::default().max_search_time)));
+        assert_eq!(budget("master"), (100_000, Limits::default().max_search_time));
+    }
+
+    #[test]
     fn the_thinking_time_counts_from_the_calls_arrival_and_keeps_the_floor() {
         let ms = Duration::from_millis;
         let s = service(Duration::from_secs(30));

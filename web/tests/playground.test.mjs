@@ -6,6 +6,9 @@
 // actions), see the engine answer, until the game ends or a ply cap; no
 // console errors. Also: two levels playing each other to the end, live
 // analysis, export and import. Screenshots go to target/browser-artifacts.
+// The pages run with `pace=0` (no pause between the engine's own moves,
+// which is for people watching): every wait is on the page's state
+// (`window.playground`), none on time.
 //
 //   PARLOUR_BIN=path/to/parlour node --test web/tests/   (default: target/debug/parlour)
 //   PARLOUR_CHROMIUM=/usr/bin/chromium                   (the default)
@@ -152,7 +155,7 @@ test('every game and variant can be played by clicking against the engine', asyn
   for (const [game, variant] of await games()) {
     await t.test(`${game} ${variant}`, async () => {
       const label = `${game} ${variant}`;
-      const { page, errors, context } = await openPage(`game=${game}&variant=${variant}&mode=human-bot&level=beginner`);
+      const { page, errors, context } = await openPage(`game=${game}&variant=${variant}&mode=human-bot&level=beginner&pace=0`);
       // A few moves by clicking (in the set-up, bidding or play phase)...
       let s = await clickMoves(page, await idle(page), HUMAN_PLIES, label);
       if (!s.over) {
@@ -212,7 +215,7 @@ test('multi-jump entered landing by landing', async () => {
 });
 
 test('two levels play a whole game to its end', async () => {
-  const { page, errors, context } = await openPage('game=hex-swish&mode=bot-bot&level=beginner&level2=easy');
+  const { page, errors, context } = await openPage('game=hex-swish&mode=bot-bot&level=beginner&level2=easy&pace=0');
   await page.waitForFunction(() => window.playground.over && window.playground.ready, null, { timeout: 240000 });
   const result = await page.locator('#status').textContent();
   assert.match(result, /Won by|Drawn|over/);

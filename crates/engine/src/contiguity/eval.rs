@@ -92,26 +92,98 @@ pub(super) fn heuristic(pos: &Position, player: Player) -> f64 {
     ((score(player) - score(other(player))) / 8.0).clamp(-0.95, 0.95)
 }
 
-/// For search: the heuristic, plus the bidding variant's contract. A
-/// bidder needs about one move per group beyond the first; with fewer
-/// moves left than that it is nearly lost, with none or one to spare it
-/// is in danger. In the bidding and choice phases the bidder will pick the
-/// better of the two sets of pieces.
+/// Moves a bidder is expected to need to join `groups` groups against an
+/// opponent who obstructs it: [`MOVES_TO_JOIN`] · √(groups − 1), or one
+/// when a single move connects. At the start (six single pieces) that is 13
+/// moves: about what the winner of a plain game between searching players
+/// needs (14, median, docs/games.md). The square root because the first
+/// joins are quick (a piece slides next to another anywhere on the open
+/// track) and the last ones slow (the opponent stands in the way): with a
+/// cost per join instead (2.4 moves, the same 13 from the start) every
+/// early join looked like a gain of more than a move, the searches thought
+/// a contract of 10 comfortable, and the seat that ended up bidding 10 lost
+/// (medium against easy 21–0–19, docs/ai.md "Ladder results").
+pub(super) fn expected_moves(groups: usize, one_move: bool) -> f64 {
+    match groups {
+        0 | 1 => 0.0,
+        _ if one_move => 1.0,
+        n => MOVES_TO_JOIN * ((n - 1) as f64).sqrt(),
+    }
+}
+
+/// The moves expected for two groups that one move does not join; see
+/// [`expected_moves`].
+const MOVES_TO_JOIN: f64 = 5.8;
+/// How much a move of margin (moves left beyond the expected need) is worth
+/// to the bidder: `CONTRACT_WEIGHT · tanh(margin / CONTRACT_SCALE)`.
+const CONTRACT_WEIGHT: f64 = 0.6;
+const CONTRACT_SCALE: f64 = 3.0;
+
+/// The bidder's margin: moves left (half a move more when it is the
+/// bidder's turn: the tempo) beyond the moves it is expected to need with
+/// the pieces `mine`.
+fn margin(pos: &Position, mine: u128, moves_left: f64, bidder_to_move: bool) -> f64 {
+    let groups = crate::bits::components(mine, &NEIGHBORS).len();
+    // One move joins at most four groups (a cell has four neighbours) and
+    // seldom more than two: the check (every move of every piece) is made
+    // only where it is likely, to keep the evaluation cheap.
+    let one_move = (2..=3).contains(&groups) && {
+        let occ = pos.occupied();
+        Bits(mine).any(|from| Bits(destinations(occ, from)).any(|to| connected(mine & !bit(from) | bit(to))))
+    };
+    moves_left + if bidder_to_move { 0.5 } else { 0.0 } - expected_moves(groups, one_move)
+}
+
+/// For search: the heuristic, plus the bidding variant's contract.
+///
+/// In play, the bidder's value is the heuristic plus what its margin is
+/// worth (see [`margin`]: smooth, so that a search sees a contract slip
+/// away move by move, not only when it is one move from lost); with fewer
+/// moves left than groups to join it is nearly lost (-0.9).
+///
+/// In the choice, the bidder takes the better of moving first (the tempo)
+/// and second. In the bidding, where the opponent may still undercut, the
+/// last bidder's value is what the contract is worth when the bid is below
+/// a fair one (the bid it cannot make), and slightly less than even above
+/// it (the opponent would undercut to a fair bid, or let it have a bid it
+/// makes): so the auction settles near the bid the evaluation thinks fair,
+/// and play decides the game. Before this the contract only counted with
+/// two moves of slack or fewer, every bid from 7 up looked the same, the
+/// auction ended at 7 (which the bidder made once in 120 games between
+/// 3 000-iteration players, docs/games.md), and the auction decided the
+/// game: a player with ten times the iterations won 5 of 10 against one
+/// without (docs/ai.md, "Ladder results").
 pub(super) fn search_value(pos: &Position, player: Player) -> f64 {
     let base = heuristic(pos, player);
     let (Some(bid), Some(bidder)) = (pos.bid, pos.bidder) else { return base };
-    let need = |s: u128| crate::bits::components(s, &NEIGHBORS).len() as i32 - 1;
-    let need = match pos.phase {
-        Phase::Play => need(pos.pieces[bidder as usize]),
-        _ => need(pos.pieces[0]).min(need(pos.pieces[1])),
-    };
-    let slack = bid as i32 - pos.bidder_moves as i32 - need;
-    let for_bidder = if bidder == player { base } else { -base };
-    let for_bidder = match slack {
-        s if s < 0 => -0.9,
-        0 => (for_bidder - 0.4).max(-0.9),
-        1 => (for_bidder - 0.15).max(-0.9),
-        _ => for_bidder,
+    let groups = |s: u128| crate::bits::components(s, &NEIGHBORS).len() as i32;
+    let left = bid as i32 - pos.bidder_moves as i32;
+    let worth = |m: f64| CONTRACT_WEIGHT * (m / CONTRACT_SCALE).tanh();
+    let for_bidder = match pos.phase {
+        Phase::Play => {
+            let mine = pos.pieces[bidder as usize];
+            if left < groups(mine) - 1 {
+                -0.9
+            } else {
+                let for_bidder = if bidder == player { base } else { -base };
+                let m = margin(pos, mine, left as f64, pos.to_move == bidder);
+                (for_bidder + worth(m)).clamp(-0.9, 0.9)
+            }
+        }
+        // `first`: the bidder plays white (pieces[0]) and moves first;
+        // `second`: red, the opponent moving first.
+        Phase::Choice | Phase::Bidding => {
+            let first = margin(pos, pos.pieces[WHITE as usize], left as f64, true);
+            let second = margin(pos, pos.pieces[RED as usize], left as f64, false);
+            let m = first.max(second);
+            if pos.phase == Phase::Choice || m < 0.0 {
+                worth(m)
+            } else {
+                // Above a fair bid: a little less than even, less the
+                // further above (so the opener bids near the fair bid).
+                (-0.02 * m).max(-0.2)
+            }
+        }
     };
     if bidder == player {
         for_bidder

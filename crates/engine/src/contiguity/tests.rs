@@ -489,3 +489,29 @@ fn destinations_on_an_empty_and_a_full_lane() {
         assert_eq!(destinations(TRACK, from), 0);
     }
 }
+
+#[test]
+fn the_contract_is_valued_against_the_moves_a_bidder_needs() {
+    use super::eval::expected_moves;
+    // Six single pieces: about 13 moves; one move from connecting: one.
+    assert!((expected_moves(6, false) - 13.0).abs() < 0.1);
+    assert_eq!((expected_moves(1, false), expected_moves(2, true)), (0.0, 1.0));
+    assert!(expected_moves(2, false) < expected_moves(3, false));
+    let g = bidding();
+    let start = "white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d";
+    let value = |text: &str, player: Player| g.search_value(&pos(&g, text), player);
+    // Bidding: white has bid, red to move. A bid below the fair one is
+    // worth less to its bidder the lower it is; near 13, about even.
+    let bid = |b: u32| value(&format!("to_move=red; phase=bidding; {start}; bid={b}; bidder=white"), WHITE);
+    assert!(bid(5) < bid(9) && bid(9) < bid(12), "{} {} {}", bid(5), bid(9), bid(12));
+    assert!(bid(13).abs() < 0.05 && bid(30).abs() <= 0.2, "{} {}", bid(13), bid(30));
+    // The values are zero-sum.
+    let text = format!("to_move=red; phase=bidding; {start}; bid=9; bidder=white");
+    assert_eq!(value(&text, WHITE), -value(&text, RED));
+    // Play: more moves left is better for the bidder, smoothly.
+    let left =
+        |made: u32| value(&format!("to_move=red; phase=play; {start}; bid=20; bidder=red; bidder_moves={made}"), RED);
+    assert!(left(0) > left(4) && left(4) > left(8) && left(8) > left(12), "{} {} {}", left(0), left(4), left(8));
+    // Fewer moves left than groups to join: nearly lost.
+    assert_eq!(left(16), -0.9);
+}

@@ -426,6 +426,198 @@ impl fmt::Display for Tally {
     }
 }
 
+/// A whole match played by [`play_match`]: the games of a game played as
+/// matches (Shoulder to Shoulder: one game per seat, penalties added up).
+#[derive(Clone, Debug)]
+pub struct MatchPlayed {
+    /// The match's games, in order.
+    pub games: Vec<Played>,
+    /// Match penalty per participant: each game scored as it ended (a game
+    /// cut off by `max_plies` as it stands, as the rules' `next_game` does).
+    pub totals: Vec<u32>,
+    /// The participants with the lowest total (ties shared).
+    pub winners: Vec<usize>,
+}
+
+/// Plays a whole match from the game's start: game after game (each
+/// seeded from `seed` and its number) until the match's last, with
+/// `players[s]` in seat `s` throughout. For games whose seats keep their
+/// colours across a match (Shoulder to Shoulder); a game without matches is
+/// a match of one game, scored by its penalties (none: every total 0).
+pub fn play_match(
+    game: &dyn AnyGame,
+    players: &[&PlayerSpec],
+    seed: u64,
+    max_plies: u32,
+) -> Result<MatchPlayed, RulesError> {
+    let mut games = Vec::new();
+    let mut totals = vec![0u32; players.len()];
+    let mut start = None;
+    for g in 0u64.. {
+        let played = play_game(game, players, mix(seed, g), start.take(), max_plies)?;
+        let end = Record::parse(&played.end)?;
+        let (view, eval) = game.evaluate(end.clone())?;
+        for m in &eval.players {
+            if let Some(t) = totals.get_mut(m.player as usize) {
+                *t = t.saturating_add(m.penalty.unwrap_or(0));
+            }
+        }
+        games.push(played);
+        match view.standing {
+            Some(s) if s.game_number < s.games_in_match => start = Some(game.next_game(end)?.record),
+            _ => break,
+        }
+    }
+    let best = totals.iter().copied().min().unwrap_or(0);
+    let winners = (0..totals.len()).filter(|&p| totals[p] == best).collect();
+    Ok(MatchPlayed { games, totals, winners })
+}
+
+/// The results of whole matches of A against copies of B, for player A.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchTally {
+    pub matches: u32,
+    /// Matches A won alone (the lowest total), and shared with a copy of B.
+    pub won: u32,
+    pub shared: u32,
+    /// Games of those matches, and the ones A won (connected first).
+    pub games: u32,
+    pub game_wins: u32,
+    /// Games that ended without a winner (cut off or no move left).
+    pub game_draws: u32,
+    /// A's match penalties added up, and every copy of B's.
+    pub a_penalty: u64,
+    pub b_penalty: u64,
+    /// Copies of B a match (seats - 1).
+    pub b_copies: u32,
+}
+
+impl MatchTally {
+    /// A's mean match penalty.
+    pub fn a_mean(&self) -> f64 {
+        self.a_penalty as f64 / self.matches.max(1) as f64
+    }
+
+    /// The mean match penalty of a copy of B.
+    pub fn b_mean(&self) -> f64 {
+        self.b_penalty as f64 / (self.matches.max(1) * self.b_copies.max(1)) as f64
+    }
+
+    /// A's share of the games won, with its 95% Wilson interval.
+    pub fn game_win_rate(&self) -> (f64, f64, f64) {
+        let (lo, hi) = wilson(self.game_wins as u64, self.games as u64, 1.96);
+        (self.game_wins as f64 / self.games.max(1) as f64, lo, hi)
+    }
+}
+
+impl fmt::Display for MatchTally {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (rate, lo, hi) = self.game_win_rate();
+        write!(
+            f,
+            "{} matches, {} games: A won {} games, {:.1}% [{:.1}%, {:.1}%] ({} without a winner); \
+             matches won alone {}, shared {}; mean match penalty A {:.2}, B {:.2} (each copy)",
+            self.matches,
+            self.games,
+            self.game_wins,
+            100.0 * rate,
+            100.0 * lo,
+            100.0 * hi,
+            self.game_draws,
+            self.won,
+            self.shared,
+            self.a_mean(),
+            self.b_mean(),
+        )
+    }
+}
+
+/// Plays `matches` whole matches of A against copies of B, A's seat
+/// rotating from match to match, calling `on_match` after each.
+pub fn run_matches(
+    game: &dyn AnyGame,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    matches: u32,
+    seed: u64,
+    max_plies: u32,
+    on_match: &mut dyn FnMut(u32, &MatchPlayed, usize),
+) -> Result<MatchTally, RulesError> {
+    let seats = game.description().players.len();
+    let mut t = MatchTally { b_copies: seats as u32 - 1, ..Default::default() };
+    for m in 0..matches {
+        let seat = m as usize % seats;
+        let players: Vec<&PlayerSpec> = (0..seats).map(|s| if s == seat { a } else { b }).collect();
+        let played = play_match(game, &players, mix(seed, m as u64), max_plies)?;
+        t.matches += 1;
+        if played.winners == [seat] {
+            t.won += 1;
+        } else if played.winners.contains(&seat) {
+            t.shared += 1;
+        }
+        for g in &played.games {
+            t.games += 1;
+            if g.winners.contains(&seat) {
+                t.game_wins += 1;
+            } else if g.winners.is_empty() {
+                t.game_draws += 1;
+            }
+        }
+        for (s, &p) in played.totals.iter().enumerate() {
+            if s == seat {
+                t.a_penalty += p as u64;
+            } else {
+                t.b_penalty += p as u64;
+            }
+        }
+        on_match(m, &played, seat);
+    }
+    Ok(t)
+}
+
+/// [`run_match`] with whole matches for games (see [`play_match`]): A
+/// wins a match with the lowest penalty total alone, draws it tied for the
+/// lowest, and loses it otherwise (a game cut off by `max_plies` is scored
+/// as it stands, so matches are seldom drawn). For games played as
+/// matches (Shoulder to Shoulder), where a single game's winner says
+/// little: the first game's starter has a large edge, and a game lost with
+/// one group left counts as much as one lost with six.
+pub fn run_match_by_matches(
+    game: &dyn AnyGame,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    matches: u32,
+    seed: u64,
+    max_plies: u32,
+    on_game: &mut dyn FnMut(u32, &GameRecord),
+) -> Result<Tally, RulesError> {
+    let seats = game.description().players.len();
+    let mut tally = Tally::default();
+    for m in 0..matches {
+        let seat = m as usize % seats;
+        let players: Vec<&PlayerSpec> = (0..seats).map(|s| if s == seat { a } else { b }).collect();
+        let played = play_match(game, &players, mix(seed, m as u64), max_plies)?;
+        let result = if played.winners == [seat] {
+            Result3::Win
+        } else if played.winners.contains(&seat) {
+            Result3::Draw
+        } else {
+            Result3::Loss
+        };
+        let rec = GameRecord {
+            seat: seat as Player,
+            result,
+            plies: played.games.iter().map(|g| g.plies).sum(),
+            end: format!("penalties {:?}", played.totals),
+            a_time: played.games.iter().map(|g| g.clocks[seat].0).sum(),
+            a_moves: played.games.iter().map(|g| g.clocks[seat].1).sum(),
+        };
+        tally.add(&rec);
+        on_game(m, &rec);
+    }
+    Ok(tally)
+}
+
 /// The Wilson score interval of `k` successes in `n` trials at `z`
 /// standard deviations (1.96 for 95%).
 pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
@@ -443,6 +635,31 @@ pub fn wilson(k: u64, n: u64, z: f64) -> (f64, f64) {
 mod tests {
     use super::*;
     use crate::registry::Registry;
+
+    #[test]
+    fn a_shoulder_match_is_a_game_per_seat_and_its_penalties_add_up() {
+        let r = Registry::new();
+        let game = r.get("shoulder-to-shoulder", "three-player").unwrap();
+        let random = PlayerSpec::Random;
+        let m = play_match(game, &[&random, &random, &random], 7, 30).unwrap();
+        assert_eq!(m.games.len(), 3);
+        let penalties = |end: &str| -> Vec<u32> {
+            let (_, e) = game.evaluate(Record::parse(end).unwrap()).unwrap();
+            e.players.iter().map(|p| p.penalty.unwrap()).collect()
+        };
+        let (p1, p2, p3) = (penalties(&m.games[0].end), penalties(&m.games[1].end), penalties(&m.games[2].end));
+        // The rules' own sum after two games (the third game's start).
+        let third = game.next_game(Record::parse(&m.games[1].end).unwrap()).unwrap();
+        let after_two: Vec<u32> = (0..3).map(|p| p1[p] + p2[p]).collect();
+        assert_eq!(third.standing.unwrap().totals, after_two);
+        assert_eq!(m.totals, (0..3).map(|p| after_two[p] + p3[p]).collect::<Vec<_>>());
+        let best = *m.totals.iter().min().unwrap();
+        assert!(!m.winners.is_empty() && m.winners.iter().all(|&w| m.totals[w] == best));
+        // run_matches rotates A's seat and counts its games.
+        let t = run_matches(game, &PlayerSpec::Greedy, &random, 2, 3, 30, &mut |_, _, _| {}).unwrap();
+        assert_eq!((t.matches, t.games, t.b_copies), (2, 6, 2));
+        assert!(t.game_wins + t.game_draws <= t.games);
+    }
 
     #[test]
     fn wilson_matches_a_known_interval() {

@@ -100,11 +100,28 @@ pub fn run_ladder(
     span: usize,
     on_game: &mut dyn FnMut(&Pairing, u32, &GameRecord),
 ) -> Result<Vec<Pairing>, RulesError> {
+    run_ladder_in(game, rungs, games, seed, max_plies, span, false, on_game)
+}
+
+/// [`run_ladder`], with whole matches for games when `matches` (each
+/// scored by its penalty totals: [`super::arena::run_match_by_matches`]).
+#[allow(clippy::too_many_arguments)]
+pub fn run_ladder_in(
+    game: &dyn AnyGame,
+    rungs: &[PlayerSpec],
+    games: u32,
+    seed: u64,
+    max_plies: u32,
+    span: usize,
+    matches: bool,
+    on_game: &mut dyn FnMut(&Pairing, u32, &GameRecord),
+) -> Result<Vec<Pairing>, RulesError> {
+    let play = if matches { super::arena::run_match_by_matches } else { run_match };
     let mut out = Vec::new();
     for (a, b) in schedule(rungs.len(), span) {
         let s = pairing_seed(seed, &rungs[a], &rungs[b]);
         let mut running = Pairing { a, b, tally: Tally::default() };
-        let tally = run_match(game, &rungs[a], &rungs[b], games, s, max_plies, &mut |g, r| {
+        let tally = play(game, &rungs[a], &rungs[b], games, s, max_plies, &mut |g, r| {
             running.tally.add(r);
             on_game(&running, g, r);
         })?;

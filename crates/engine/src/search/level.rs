@@ -2,8 +2,10 @@
 //!
 //! A SuggestMove request may name a level instead of (or as well as) a
 //! budget: the level supplies the time limit and iteration limit the budget
-//! leaves unset. Iteration-bound levels play the same on any machine and,
-//! with a seed, deterministically (only the server's cap on time applies).
+//! leaves unset. Every level is bound by iterations, so it plays the same
+//! on any machine and, with a seed, deterministically; the stronger levels
+//! also carry a generous time cap (as does the server), which only a slow
+//! machine or the slowest game reaches.
 
 use super::{SearchConfig, Strategy};
 use std::time::Duration;
@@ -13,10 +15,11 @@ use std::time::Duration;
 pub struct Level {
     pub name: &'static str,
     pub summary: &'static str,
-    /// Thinking time; `None` for iteration-bound levels (only the server's
-    /// cap on time applies to them, so they answer the same on any machine).
+    /// A cap on the thinking time, for the levels whose iterations could
+    /// take long in the slowest game (the iterations are meant to end the
+    /// search first); `None`: only the server's cap on time applies.
     pub time_limit: Option<Duration>,
-    /// Iterations; 0 = bound by time only.
+    /// Iterations; 0 for `beginner`, which does not search.
     pub max_iterations: u64,
     /// Whether the level searches at all (`beginner` looks one move ahead).
     pub searches: bool,
@@ -43,7 +46,16 @@ impl Level {
     }
 }
 
-/// Every level, weakest first.
+/// Every level, weakest first. Every level that searches is bound by
+/// iterations, so it plays the same on any machine and, with a seed,
+/// replays exactly; the stronger ones also carry a time cap, so that no
+/// call runs away in the slowest game on a slow or loaded machine (the
+/// server's `--max-search-ms` caps them too). The iteration counts rise
+/// about threefold a level; the caps leave the slowest game (Shoulder to
+/// Shoulder with three players, about 2 600 iterations a second from the
+/// start in a release build on the project's machine, docs/ai.md) at least
+/// twice the time its iterations need on an idle machine, where the
+/// server's default cap allows it.
 pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
@@ -62,23 +74,23 @@ pub const LEVELS: [Level; 6] = [
     Level { name: "medium", summary: "3 000 iterations", time_limit: None, max_iterations: 3_000, searches: true },
     Level {
         name: "hard",
-        summary: "0.2 s of search (the default when a request names neither level nor budget)",
-        time_limit: Some(Duration::from_millis(200)),
-        max_iterations: 0,
+        summary: "10 000 iterations (at most 10 s)",
+        time_limit: Some(Duration::from_secs(10)),
+        max_iterations: 10_000,
         searches: true,
     },
     Level {
         name: "strong",
-        summary: "1 s of search",
-        time_limit: Some(Duration::from_secs(1)),
-        max_iterations: 0,
+        summary: "30 000 iterations (at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        time_limit: Some(Duration::from_secs(30)),
+        max_iterations: 30_000,
         searches: true,
     },
     Level {
         name: "master",
-        summary: "5 s of search",
-        time_limit: Some(Duration::from_secs(5)),
-        max_iterations: 0,
+        summary: "100 000 iterations (at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        time_limit: Some(Duration::from_secs(120)),
+        max_iterations: 100_000,
         searches: true,
     },
 ];

@@ -318,3 +318,20 @@ fn levels_are_named_weakest_first() {
     assert_eq!(Level::named("beginner").unwrap().strategy(), Strategy::Greedy);
     assert!(Level::names().starts_with("beginner, easy"));
 }
+
+#[test]
+fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
+    let searching: Vec<&Level> = super::level::LEVELS.iter().filter(|l| l.searches).collect();
+    assert_eq!(searching.len(), 5);
+    assert!(searching.iter().all(|l| l.max_iterations > 0), "every searching level replays");
+    assert!(searching.windows(2).all(|w| w[1].max_iterations >= 3 * w[0].max_iterations));
+    // A cap leaves at least a millisecond an iteration (the slowest game
+    // makes about 2 600 a second on the project's machine), so on a
+    // working machine the iterations, not the clock, end the search.
+    for l in &searching {
+        if let Some(t) = l.time_limit {
+            assert!(t.as_millis() as u64 >= l.max_iterations, "{}", l.name);
+        }
+    }
+    assert_eq!(Level::named("hard").unwrap().max_iterations, 10_000);
+}
