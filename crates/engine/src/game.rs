@@ -411,4 +411,13 @@ pub trait Game: Send + Sync + 'static {
     fn tactical_horizon(&self, _pos: &Self::Position) -> u32 {
         0
     }
+
+    /// Whether the move from `pos` that made `child` changes material (a
+    /// capture, say). The tree search looks further after such moves
+    /// before trusting a static value (its capture search,
+    /// `SearchConfig::quiescence`): a capture the opponent answers with a
+    /// bigger one is no gain. By default no move is.
+    fn noisy(&self, _pos: &Self::Position, _child: &Self::Position) -> bool {
+        false
+    }
 }
