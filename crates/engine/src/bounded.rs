@@ -155,6 +155,11 @@ impl<G: Game> Game for Bounded<G> {
         self.game.move_details(&pos.inner, mv)
     }
 
+    fn is_legal(&self, pos: &Self::Position, mv: Self::Move) -> bool {
+        // As `legal_moves`: none past the ply cap.
+        !Self::limit_reached(pos) && self.game.is_legal(&pos.inner, mv)
+    }
+
     fn write_notation(&self, pos: &Self::Position, mv: Self::Move, out: &mut String) {
         self.game.write_notation(&pos.inner, mv, out)
     }
