@@ -266,4 +266,8 @@ impl<G: Game> Game for Bounded<G> {
         }
         self.game.heuristic(&pos.inner, player)
     }
+
+    fn noisy(&self, pos: &Self::Position, child: &Self::Position) -> bool {
+        self.game.noisy(&pos.inner, &child.inner)
+    }
 }

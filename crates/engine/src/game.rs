@@ -410,4 +410,23 @@ pub trait Game: Send + Sync + 'static {
     fn search_value(&self, pos: &Self::Position, player: Player) -> f64 {
         self.heuristic(pos, player)
     }
+
+    /// Plies the tactical layer ([`crate::search::tactics`]) looks ahead
+    /// from `pos` at least, when the player's own horizon is shorter (0 =
+    /// the player's own): a game may ask for more in positions it knows to
+    /// be narrow, such as Scala's endgames against a few stones. It never
+    /// turns on a layer that is off, and the layer's node budget still
+    /// bounds it.
+    fn tactical_horizon(&self, _pos: &Self::Position) -> u32 {
+        0
+    }
+
+    /// Whether the move from `pos` that made `child` changes material (a
+    /// capture, say). The tree search looks further after such moves
+    /// before trusting a static value (its capture search,
+    /// `SearchConfig::quiescence`): a capture the opponent answers with a
+    /// bigger one is no gain. By default no move is.
+    fn noisy(&self, _pos: &Self::Position, _child: &Self::Position) -> bool {
+        false
+    }
 }

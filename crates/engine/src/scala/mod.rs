@@ -196,4 +196,15 @@ impl Game for Scala {
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         eval::heuristic(self, pos, player)
     }
+
+    /// Deeper in endgames (a few stones against many): the smaller side's
+    /// few moves keep a proof of the larger side's win cheap, and those
+    /// wins are often longer than the default horizon (issue #21).
+    fn tactical_horizon(&self, pos: &Position) -> u32 {
+        if eval::endgame(pos).is_some() {
+            eval::ENDGAME_HORIZON
+        } else {
+            0
+        }
+    }
 }

@@ -347,4 +347,10 @@ impl Game for Squeeze {
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         eval::heuristic(self, pos, player)
     }
+
+    /// A move that captures (stones or kings) is noisy.
+    #[inline]
+    fn noisy(&self, pos: &Position, child: &Position) -> bool {
+        eval::noisy(pos, child)
+    }
 }
