@@ -155,6 +155,14 @@ impl<G: Game> Game for Bounded<G> {
         self.game.move_details(&pos.inner, mv)
     }
 
+    fn write_notation(&self, pos: &Self::Position, mv: Self::Move, out: &mut String) {
+        self.game.write_notation(&pos.inner, mv, out)
+    }
+
+    fn details_into(&self, pos: &Self::Position, mv: Self::Move, out: &mut MoveDetails, passed: bool) {
+        self.game.details_into(&pos.inner, mv, out, passed)
+    }
+
     fn play(&self, pos: &mut Self::Position, mv: Self::Move) {
         self.game.play(&mut pos.inner, mv);
         pos.ply = pos.ply.saturating_add(1);
@@ -256,5 +264,9 @@ impl<G: Game> Game for Bounded<G> {
             return 0.0;
         }
         self.game.heuristic(&pos.inner, player)
+    }
+
+    fn noisy(&self, pos: &Self::Position, child: &Self::Position) -> bool {
+        self.game.noisy(&pos.inner, &child.inner)
     }
 }

@@ -78,6 +78,20 @@ pub struct MoveDetails {
 }
 
 impl MoveDetails {
+    /// Makes `self` [`MoveDetails::between`] in place, keeping its vectors'
+    /// memory ([`Game::details_into`]).
+    pub fn set_between(&mut self, kind: MoveKind, from: Cell, to: Cell) {
+        self.kind = kind;
+        self.from = Some(from);
+        self.to = Some(to);
+        self.path.clear();
+        self.path.extend([from, to]);
+        self.passed.clear();
+        self.captured.clear();
+        self.bid = None;
+        self.placed = None;
+    }
+
     /// A move between two cells with no captures.
     pub fn between(kind: MoveKind, from: Cell, to: Cell) -> Self {
         MoveDetails {
@@ -253,6 +267,21 @@ pub trait Game: Send + Sync + 'static {
     /// The move described for a client, computed before the move is made.
     fn move_details(&self, pos: &Self::Position, mv: Self::Move) -> MoveDetails;
 
+    /// Appends `mv`'s notation, as [`Game::move_notation`] writes it, to
+    /// `out`. Games with long move lists write it without allocating (a
+    /// reply lists every move, issue #25).
+    fn write_notation(&self, pos: &Self::Position, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.move_notation(pos, mv));
+    }
+
+    /// [`Game::move_details`] written into `out`, reusing its vectors. With
+    /// `passed` false the cells passed over may be left out (`out.passed`
+    /// empty): a reply's basic view does not show them.
+    fn details_into(&self, pos: &Self::Position, mv: Self::Move, out: &mut MoveDetails, passed: bool) {
+        let _ = passed;
+        *out = self.move_details(pos, mv);
+    }
+
     /// Makes a legal move.
     fn play(&self, pos: &mut Self::Position, mv: Self::Move);
 
@@ -381,5 +410,14 @@ pub trait Game: Send + Sync + 'static {
     /// bounds it.
     fn tactical_horizon(&self, _pos: &Self::Position) -> u32 {
         0
+    }
+
+    /// Whether the move from `pos` that made `child` changes material (a
+    /// capture, say). The tree search looks further after such moves
+    /// before trusting a static value (its capture search,
+    /// `SearchConfig::quiescence`): a capture the opponent answers with a
+    /// bigger one is no gain. By default no move is.
+    fn noisy(&self, _pos: &Self::Position, _child: &Self::Position) -> bool {
+        false
     }
 }

@@ -26,8 +26,8 @@ pub use position::start_stones;
 use crate::describe::Description;
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
-use crate::notation::{format_cells, Record};
-use board::{cell_name, F1, F14};
+use crate::notation::Record;
+use board::{F1, F14};
 
 /// White, who moves first and starts at the bottom (first cell f1).
 pub const WHITE: Player = 0;
@@ -102,7 +102,7 @@ fn other(p: Player) -> Player {
 }
 
 fn names(set: u128) -> String {
-    format_cells(set, cell_name)
+    crate::notation::write_cells(set, board::push_cell_name)
 }
 
 impl Scala {
@@ -154,6 +154,10 @@ impl Game for Scala {
 
     fn move_notation(&self, _pos: &Position, mv: Move) -> String {
         moves::move_notation(mv)
+    }
+
+    fn write_notation(&self, _pos: &Position, mv: Move, out: &mut String) {
+        moves::write_notation(mv, out)
     }
 
     fn move_details(&self, pos: &Position, mv: Move) -> MoveDetails {

@@ -167,6 +167,28 @@ pub(super) fn move_notation(g: &ShoulderToShoulder, _pos: &Position, mv: Move) -
     }
 }
 
+/// [`move_notation`] appended to `out`, without allocating.
+pub(super) fn write_notation(g: &ShoulderToShoulder, _pos: &Position, mv: Move, out: &mut String) {
+    match mv {
+        Move::Straight { from, to } | Move::Squeeze { from, to } => {
+            out.push_str(g.name(from));
+            out.push('-');
+            out.push_str(g.name(to));
+        }
+        Move::Pass => out.push_str("pass"),
+    }
+}
+
+/// [`move_details`] into `out`, reusing its vectors; the cells passed only
+/// when `passed`.
+pub(super) fn details_into(g: &ShoulderToShoulder, pos: &Position, mv: Move, out: &mut MoveDetails, passed: bool) {
+    match mv {
+        Move::Straight { from, to } if !passed => out.set_between(MoveKind::Straight, from, to),
+        Move::Squeeze { from, to } => out.set_between(MoveKind::Squeeze, from, to),
+        _ => *out = move_details(g, pos, mv),
+    }
+}
+
 pub(super) fn move_details(g: &ShoulderToShoulder, _pos: &Position, mv: Move) -> MoveDetails {
     match mv {
         Move::Straight { from, to } => {
