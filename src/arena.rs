@@ -76,7 +76,7 @@ pub struct ArenaArgs {
     #[arg(long, value_name = "FILE", requires = "ladder")]
     refit: Option<std::path::PathBuf>,
     /// Instead of matches from the start: play from each position of this
-    /// file (lines `variant<TAB>side to win<TAB>position`, `#` comments;
+    /// file (lines `variant<TAB>side to win<TAB>position[<TAB>note]`, `#` comments;
     /// e.g. crates/engine/tests/data/scala-endgames.txt) with the player on
     /// the side to win against the first opponent, `--games` games each,
     /// and count the wins and their lengths.
@@ -399,8 +399,9 @@ fn endgames(
                 continue;
             }
             let fields: Vec<&str> = line.split('\t').collect();
-            let [variant, side, position] = fields[..] else {
-                anyhow::bail!("--endgames line {}: expected variant<TAB>side<TAB>position", n + 1);
+            // A fourth field (e.g. the proven set's `won in N`) is a note.
+            let [variant, side, position, ..] = fields[..] else {
+                anyhow::bail!("--endgames line {}: expected variant<TAB>side<TAB>position[<TAB>note]", n + 1);
             };
             if variant != d.variant {
                 continue;

@@ -234,7 +234,7 @@ pub fn seat_names(d: &Description, ps: &[u8]) -> Vec<String> {
     ps.iter().map(|&p| d.seats()[p as usize].name.to_string()).collect()
 }
 
-fn kind(k: MoveKind) -> pb::MoveKind {
+pub(crate) fn kind(k: MoveKind) -> pb::MoveKind {
     match k {
         MoveKind::Slide => pb::MoveKind::Slide,
         MoveKind::Jump => pb::MoveKind::Jump,

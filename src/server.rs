@@ -102,9 +102,12 @@ pub async fn run(
         crate::echo::services(service.clone(), config.limits.max_concurrent, config.max_request_bytes)
     });
     let (echo, bare_echo) = echo.map_or((None, None), |(e, b)| (Some(e), Some(b)));
-    let rules = RulesServer::new(service)
+    let rules = RulesServer::new(service.clone())
         .max_decoding_message_size(config.max_request_bytes)
         .max_encoding_message_size(16 * 1024 * 1024);
+    // GenerateMoves, ApplyMove and Evaluate answer on the lean path (issue
+    // #25); the rest goes to `rules`.
+    let rules = crate::service::lean::LeanRules::new(service, rules, config.max_request_bytes, 16 * 1024 * 1024);
 
     let drain = config.drain_delay;
     let reporter = health_reporter.clone();

@@ -6,8 +6,8 @@ use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
-use parlour_engine::front::{SuggestBudget, Suggestion};
-use parlour_engine::{AnyGame, Registry, RulesError};
+use parlour_engine::front::{ApplyView, MoveView, StateView, SuggestBudget, Suggestion};
+use parlour_engine::{AnyGame, Evaluation, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
@@ -18,7 +18,9 @@ use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 mod budget;
+pub mod lean;
 mod records;
+mod wire;
 
 use budget::{deadline, StopOnDrop};
 
@@ -198,6 +200,103 @@ fn analysis_of(
     }
 }
 
+/// What GenerateMoves answers, in the engine's terms.
+struct Moves {
+    view: StateView,
+    moves: Vec<MoveView>,
+    next_cells: Vec<u8>,
+    complete: bool,
+}
+
+/// GenerateMoves' work, shared by the `pb` reply and the lean one
+/// ([`lean`]): the moves (or the click-by-click entry's), checked, counted.
+fn moves_of(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMovesRequest) -> Result<Moves, Status> {
+    let origin = Origin::State(state);
+    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+    let d = game.description();
+    let m = if r.chosen_cells.is_empty() {
+        let (view, moves) = game.moves(record).map_err(rules(origin))?;
+        Moves { view, moves, next_cells: vec![], complete: false }
+    } else {
+        let (view, e) = game.entry(record, &r.chosen_cells).map_err(rules(origin))?;
+        Moves { view, moves: e.moves, next_cells: e.next_cells, complete: e.complete }
+    };
+    convert::check_kinds(d, state, &m.view).map_err(rules(origin))?;
+    tracing::Span::current().record("parlour.moves", m.moves.len() as i64);
+    telemetry::METRICS.moves_generated.add(m.moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
+    Ok(m)
+}
+
+/// GenerateMoves' reply bytes on the lean path: [`moves_of`], but each
+/// move written as it is described ([`AnyGame::each_move`]), so no move is
+/// kept; click-by-click entry takes [`moves_of`].
+fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMovesRequest) -> Result<Vec<u8>, Status> {
+    if !r.chosen_cells.is_empty() {
+        let m = moves_of(game, state, r)?;
+        return Ok(wire::generate_moves(game, &m.view, &m.moves, &m.next_cells, m.complete, r));
+    }
+    let origin = Origin::State(state);
+    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+    let d = game.description();
+    let mut w = wire::Wire::with_capacity(4096);
+    let full = convert::is_full(r.view);
+    let (view, n) = game.each_move(record, full, &mut |m| w.mv(1, d, m, full)).map_err(rules(origin))?;
+    convert::check_kinds(d, state, &view).map_err(rules(origin))?;
+    tracing::Span::current().record("parlour.moves", n as i64);
+    telemetry::METRICS.moves_generated.add(n as u64, &[KeyValue::new("parlour.game", d.id)]);
+    w.state(2, game, &view, r.state_form, r.view);
+    Ok(w.buf)
+}
+
+/// ApplyMove's work, shared by the `pb` reply and the lean one.
+fn applied(game: &dyn AnyGame, state: &pb::GameState, r: &pb::ApplyMoveRequest) -> Result<ApplyView, Status> {
+    let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
+    let origin = Origin::State(state);
+    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+    game.apply_with(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))
+}
+
+/// Evaluate's work, shared by the `pb` reply and the lean one.
+fn evaluated(game: &dyn AnyGame, state: &pb::GameState) -> Result<(StateView, Evaluation), Status> {
+    let origin = Origin::State(state);
+    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+    let (view, e) = game.evaluate(record).map_err(rules(origin))?;
+    convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
+    Ok((view, e))
+}
+
+/// GenerateMoves' reply as a `pb` message (the lean path writes the same
+/// bytes, `wire::generate_moves`).
+fn generate_reply(game: &dyn AnyGame, m: &Moves, r: &pb::GenerateMovesRequest) -> pb::GenerateMovesResponse {
+    let d = game.description();
+    pb::GenerateMovesResponse {
+        moves: m.moves.iter().map(|mv| convert::mv_in(d, mv, r.view)).collect(),
+        state: Some(convert::state_in(game, &m.view, r.state_form, r.view)),
+        next_cells: m.next_cells.iter().map(|&c| d.cell_name(c).to_string()).collect(),
+        complete: m.complete,
+    }
+}
+
+/// ApplyMove's reply as a `pb` message (the lean path writes the same
+/// bytes, `wire::apply_move`).
+fn apply_reply(game: &dyn AnyGame, applied: &ApplyView, r: &pb::ApplyMoveRequest) -> pb::ApplyMoveResponse {
+    let d = game.description();
+    let (status, winners) = convert::outcome(d, &applied.state.outcome);
+    let played = convert::mv_in(d, &applied.played, r.view);
+    pb::ApplyMoveResponse {
+        captured: played.captured.clone(),
+        r#move: Some(played),
+        mover: applied.mover_name.to_string(),
+        mover_seat: d.seats().get(applied.mover_seat as usize).map_or("", |s| s.name).to_string(),
+        game_over: status != pb::GameStatus::Ongoing,
+        status: status as i32,
+        winners,
+        reason: applied.state.result.reason.unwrap_or_default().to_string(),
+        next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv_in(d, m, r.view)).collect(),
+        state: Some(convert::state_in(game, &applied.state, r.state_form, r.view)),
+    }
+}
+
 /// The stream of AnalyzeStream reports.
 pub type AnalyzeStream = Pin<Box<dyn Stream<Item = Result<pb::AnalyzeStreamResponse, Status>> + Send>>;
 
@@ -291,26 +390,8 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let origin = Origin::State(state);
-                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
-                let d = game.description();
-                let (view, moves, next_cells, complete) = if r.chosen_cells.is_empty() {
-                    let (view, moves) = game.moves(record).map_err(rules(origin))?;
-                    (view, moves, vec![], false)
-                } else {
-                    let (view, e) = game.entry(record, &r.chosen_cells).map_err(rules(origin))?;
-                    let next = e.next_cells.iter().map(|&c| d.cell_name(c).to_string()).collect();
-                    (view, e.moves, next, e.complete)
-                };
-                convert::check_kinds(d, state, &view).map_err(rules(origin))?;
-                tracing::Span::current().record("parlour.moves", moves.len() as i64);
-                telemetry::METRICS.moves_generated.add(moves.len() as u64, &[KeyValue::new("parlour.game", d.id)]);
-                Ok(pb::GenerateMovesResponse {
-                    moves: moves.iter().map(|m| convert::mv_in(d, m, r.view)).collect(),
-                    state: Some(convert::state_in(game, &view, r.state_form, r.view)),
-                    next_cells,
-                    complete,
-                })
+                let m = moves_of(game, state, r)?;
+                Ok(generate_reply(game, &m, r))
             },
         )
         .await
@@ -322,29 +403,8 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let m = r
-                    .r#move
-                    .as_ref()
-                    .ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
-                let origin = Origin::State(state);
-                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
-                let applied =
-                    game.apply_with(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))?;
-                let d = game.description();
-                let (status, winners) = convert::outcome(d, &applied.state.outcome);
-                let played = convert::mv_in(d, &applied.played, r.view);
-                Ok(pb::ApplyMoveResponse {
-                    captured: played.captured.clone(),
-                    r#move: Some(played),
-                    mover: applied.mover_name.to_string(),
-                    mover_seat: d.seats().get(applied.mover_seat as usize).map_or("", |s| s.name).to_string(),
-                    game_over: status != pb::GameStatus::Ongoing,
-                    status: status as i32,
-                    winners,
-                    reason: applied.state.result.reason.unwrap_or_default().to_string(),
-                    next_moves: applied.next_moves.iter().flatten().map(|m| convert::mv_in(d, m, r.view)).collect(),
-                    state: Some(convert::state_in(game, &applied.state, r.state_form, r.view)),
-                })
+                let applied = applied(game, state, r)?;
+                Ok(apply_reply(game, &applied, r))
             },
         )
         .await
@@ -356,10 +416,7 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let origin = Origin::State(state);
-                let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
-                let (view, e) = game.evaluate(record).map_err(rules(origin))?;
-                convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
+                let (view, e) = evaluated(game, state)?;
                 Ok(convert::evaluation(game, &view, &e, r.view, r.state_form))
             },
         )

@@ -155,6 +155,19 @@ impl<G: Game> Game for Bounded<G> {
         self.game.move_details(&pos.inner, mv)
     }
 
+    fn is_legal(&self, pos: &Self::Position, mv: Self::Move) -> bool {
+        // As `legal_moves`: none past the ply cap.
+        !Self::limit_reached(pos) && self.game.is_legal(&pos.inner, mv)
+    }
+
+    fn write_notation(&self, pos: &Self::Position, mv: Self::Move, out: &mut String) {
+        self.game.write_notation(&pos.inner, mv, out)
+    }
+
+    fn details_into(&self, pos: &Self::Position, mv: Self::Move, out: &mut MoveDetails, passed: bool) {
+        self.game.details_into(&pos.inner, mv, out, passed)
+    }
+
     fn play(&self, pos: &mut Self::Position, mv: Self::Move) {
         self.game.play(&mut pos.inner, mv);
         pos.ply = pos.ply.saturating_add(1);
@@ -247,10 +260,18 @@ impl<G: Game> Game for Bounded<G> {
         self.game.search_value(&pos.inner, player)
     }
 
+    fn tactical_horizon(&self, pos: &Self::Position) -> u32 {
+        self.game.tactical_horizon(&pos.inner)
+    }
+
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {
         if self.drawn_by_limit(pos) {
             return 0.0;
         }
         self.game.heuristic(&pos.inner, player)
+    }
+
+    fn noisy(&self, pos: &Self::Position, child: &Self::Position) -> bool {
+        self.game.noisy(&pos.inner, &child.inner)
     }
 }

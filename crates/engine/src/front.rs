@@ -181,6 +181,18 @@ pub trait AnyGame: Send + Sync {
     fn load(&self, record: Record) -> Result<StateView, RulesError>;
     /// The position and its legal moves.
     fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError>;
+    /// [`AnyGame::moves`] handed to `each` one at a time, each described
+    /// into one reused [`MoveView`] ([`Game::write_notation`],
+    /// [`Game::details_into`]): no allocation a move once its buffers have
+    /// grown, for a reply written as the moves come (issue #25). With
+    /// `passed` false the cells passed over may be left out. Returns the
+    /// position's view and the number of moves.
+    fn each_move(
+        &self,
+        record: Record,
+        passed: bool,
+        each: &mut dyn FnMut(&MoveView),
+    ) -> Result<(StateView, usize), RulesError>;
     /// Click-by-click entry: the position, and the legal moves whose clicks
     /// (their landings, or a placement's cell) begin with `chosen`.
     fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError>;
@@ -292,9 +304,7 @@ fn legal_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<G::Mov
             .with_field("move.notation"));
     }
     let mv = game.parse_move(pos, text).map_err(|e| on_field(e, "move.notation"))?;
-    let mut legal = Vec::new();
-    game.legal_moves(pos, &mut legal);
-    if !legal.contains(&mv) {
+    if !game.is_legal(pos, mv) {
         return Err(RulesError::illegal_move(format!("{text} is not a legal move here")).with_field("move.notation"));
     }
     Ok(mv)
@@ -543,6 +553,28 @@ impl<G: Game> AnyGame for G {
         self.legal_moves(&pos, &mut legal);
         let moves = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
         Ok((view(self, &pos), moves))
+    }
+
+    fn each_move(
+        &self,
+        record: Record,
+        passed: bool,
+        each: &mut dyn FnMut(&MoveView),
+    ) -> Result<(StateView, usize), RulesError> {
+        let pos = self.from_record(record)?;
+        let mut legal = Vec::new();
+        self.legal_moves(&pos, &mut legal);
+        let mut shown = MoveView {
+            notation: String::with_capacity(16),
+            details: MoveDetails::action(crate::game::MoveKind::Action),
+        };
+        for &m in &legal {
+            shown.notation.clear();
+            self.write_notation(&pos, m, &mut shown.notation);
+            self.details_into(&pos, m, &mut shown.details, passed);
+            each(&shown);
+        }
+        Ok((view(self, &pos), legal.len()))
     }
 
     fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError> {

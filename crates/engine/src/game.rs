@@ -78,6 +78,20 @@ pub struct MoveDetails {
 }
 
 impl MoveDetails {
+    /// Makes `self` [`MoveDetails::between`] in place, keeping its vectors'
+    /// memory ([`Game::details_into`]).
+    pub fn set_between(&mut self, kind: MoveKind, from: Cell, to: Cell) {
+        self.kind = kind;
+        self.from = Some(from);
+        self.to = Some(to);
+        self.path.clear();
+        self.path.extend([from, to]);
+        self.passed.clear();
+        self.captured.clear();
+        self.bid = None;
+        self.placed = None;
+    }
+
     /// A move between two cells with no captures.
     pub fn between(kind: MoveKind, from: Cell, to: Cell) -> Self {
         MoveDetails {
@@ -253,6 +267,30 @@ pub trait Game: Send + Sync + 'static {
     /// The move described for a client, computed before the move is made.
     fn move_details(&self, pos: &Self::Position, mv: Self::Move) -> MoveDetails;
 
+    /// Whether `mv` is among [`Game::legal_moves`] (what ApplyMove checks a
+    /// parsed move against). Games answer without listing every move where
+    /// they can.
+    fn is_legal(&self, pos: &Self::Position, mv: Self::Move) -> bool {
+        let mut legal = Vec::new();
+        self.legal_moves(pos, &mut legal);
+        legal.contains(&mv)
+    }
+
+    /// Appends `mv`'s notation, as [`Game::move_notation`] writes it, to
+    /// `out`. Games with long move lists write it without allocating (a
+    /// reply lists every move, issue #25).
+    fn write_notation(&self, pos: &Self::Position, mv: Self::Move, out: &mut String) {
+        out.push_str(&self.move_notation(pos, mv));
+    }
+
+    /// [`Game::move_details`] written into `out`, reusing its vectors. With
+    /// `passed` false the cells passed over may be left out (`out.passed`
+    /// empty): a reply's basic view does not show them.
+    fn details_into(&self, pos: &Self::Position, mv: Self::Move, out: &mut MoveDetails, passed: bool) {
+        let _ = passed;
+        *out = self.move_details(pos, mv);
+    }
+
     /// Makes a legal move.
     fn play(&self, pos: &mut Self::Position, mv: Self::Move);
 
@@ -371,5 +409,24 @@ pub trait Game: Send + Sync + 'static {
     /// without changing the one-move baseline, which keeps `heuristic`.
     fn search_value(&self, pos: &Self::Position, player: Player) -> f64 {
         self.heuristic(pos, player)
+    }
+
+    /// Plies the tactical layer ([`crate::search::tactics`]) looks ahead
+    /// from `pos` at least, when the player's own horizon is shorter (0 =
+    /// the player's own): a game may ask for more in positions it knows to
+    /// be narrow, such as Scala's endgames against a few stones. It never
+    /// turns on a layer that is off, and the layer's node budget still
+    /// bounds it.
+    fn tactical_horizon(&self, _pos: &Self::Position) -> u32 {
+        0
+    }
+
+    /// Whether the move from `pos` that made `child` changes material (a
+    /// capture, say). The tree search looks further after such moves
+    /// before trusting a static value (its capture search,
+    /// `SearchConfig::quiescence`): a capture the opponent answers with a
+    /// bigger one is no gain. By default no move is.
+    fn noisy(&self, _pos: &Self::Position, _child: &Self::Position) -> bool {
+        false
     }
 }

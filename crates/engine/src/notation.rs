@@ -130,7 +130,9 @@ impl std::fmt::Display for Record {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "{k}={v}")?;
+            f.write_str(k)?;
+            f.write_str("=")?;
+            f.write_str(v)?;
         }
         Ok(())
     }
@@ -195,8 +197,21 @@ pub fn parse_cells(
 }
 
 /// Prints a bitboard as a comma-separated list of cell names in board order.
-pub fn format_cells(set: u128, name: impl Fn(u8) -> String) -> String {
-    crate::bits::Bits(set).map(name).collect::<Vec<_>>().join(",")
+pub fn format_cells<S: AsRef<str>>(set: u128, name: impl Fn(u8) -> S) -> String {
+    write_cells(set, |out, c| out.push_str(name(c).as_ref()))
+}
+
+/// [`format_cells`] with each name appended by `push`: one `String` for the
+/// whole list, none a cell (a reply prints every position it shows).
+pub fn write_cells(set: u128, push: impl Fn(&mut String, u8)) -> String {
+    let mut out = String::with_capacity(4 * set.count_ones() as usize);
+    for (i, c) in crate::bits::Bits(set).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        push(&mut out, c);
+    }
+    out
 }
 
 #[cfg(test)]

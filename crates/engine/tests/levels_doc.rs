@@ -19,10 +19,30 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
     let want: Vec<String> = LEVELS.iter().map(|l| l.name.to_string()).collect();
     assert_eq!(names, want, "docs/ai.md lists every level once, weakest first");
     for (row, level) in rows.iter().zip(LEVELS.iter()) {
-        let budget = &row[2];
-        let expected = match (level.searches, level.time_limit, level.max_iterations) {
-            (false, _, _) => "—".to_string(),
-            (true, Some(t), _) => {
+        let (budget, cap) = (&row[2], &row[3]);
+        let iterations = if !level.searches {
+            "—".to_string()
+        } else {
+            // 3000 is written `3 000`.
+            let digits = level.max_iterations.to_string();
+            let mut grouped = String::new();
+            for (i, ch) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i) % 3 == 0 {
+                    grouped.push(' ');
+                }
+                grouped.push(ch);
+            }
+            format!("{grouped} iterations")
+        };
+        assert!(
+            budget.starts_with(&iterations),
+            "docs/ai.md, level {}: budget {budget:?}, code says {iterations:?}",
+            level.name
+        );
+        let time = match (level.searches, level.time_limit) {
+            (false, _) => "—".to_string(),
+            (true, None) => "the server's".to_string(),
+            (true, Some(t)) => {
                 let s = t.as_secs_f64();
                 if s.fract() == 0.0 {
                     format!("{s:.0} s")
@@ -30,24 +50,8 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
                     format!("{s} s")
                 }
             }
-            (true, None, n) => {
-                // 3000 is written `3 000`.
-                let digits = n.to_string();
-                let mut grouped = String::new();
-                for (i, ch) in digits.chars().enumerate() {
-                    if i > 0 && (digits.len() - i) % 3 == 0 {
-                        grouped.push(' ');
-                    }
-                    grouped.push(ch);
-                }
-                format!("{grouped} iterations")
-            }
         };
-        assert!(
-            budget.starts_with(&expected),
-            "docs/ai.md, level {}: budget {budget:?}, code says {expected:?}",
-            level.name
-        );
+        assert!(cap.starts_with(&time), "docs/ai.md, level {}: time cap {cap:?}, code says {time:?}", level.name);
         assert_eq!(
             row[1].contains("tree search"),
             level.searches,

@@ -201,6 +201,14 @@ impl Game for Contiguity {
         moves::move_details(pos, mv)
     }
 
+    fn write_notation(&self, pos: &Position, mv: Move, out: &mut String) {
+        moves::write_notation(pos, mv, out)
+    }
+
+    fn details_into(&self, pos: &Position, mv: Move, out: &mut MoveDetails, passed: bool) {
+        moves::details_into(pos, mv, out, passed)
+    }
+
     #[inline]
     fn play(&self, pos: &mut Position, mv: Move) {
         moves::play(pos, mv)

@@ -302,6 +302,39 @@ pub(super) fn move_notation(_pos: &Position, mv: Move) -> String {
     }
 }
 
+/// [`move_notation`] appended to `out`, without allocating for a piece move.
+pub(super) fn write_notation(pos: &Position, mv: Move, out: &mut String) {
+    match mv {
+        Move::Piece { from, to } => {
+            board::push_cell_name(out, from);
+            out.push('-');
+            board::push_cell_name(out, to);
+        }
+        _ => out.push_str(&move_notation(pos, mv)),
+    }
+}
+
+/// [`move_details`] into `out`, reusing its vectors; the cells passed only
+/// when `passed`.
+pub(super) fn details_into(pos: &Position, mv: Move, out: &mut MoveDetails, passed: bool) {
+    let Move::Piece { from, to } = mv else {
+        *out = move_details(pos, mv);
+        return;
+    };
+    let Some(r) = best_route(pos.occupied(), from, to) else {
+        out.set_between(MoveKind::Slide, from, to);
+        return;
+    };
+    out.set_between(if r.jumped.is_some() { MoveKind::Jump } else { MoveKind::Slide }, from, to);
+    if passed {
+        let mut c = from;
+        for _ in 1..r.distance {
+            c = step(c, r.dir).expect("route stays on the board");
+            out.passed.push(c);
+        }
+    }
+}
+
 pub(super) fn move_details(pos: &Position, mv: Move) -> MoveDetails {
     match mv {
         Move::Piece { from, to } => {

@@ -1,12 +1,12 @@
 //! The position text both ways (`key=value; ...`, `docs/rules/contiguity.md`),
 //! the start and the pieces on the board.
 
-use super::board::{cell_name, parse_cell};
+use super::board::{self, parse_cell};
 use super::{Contiguity, Phase, Position, Variant, MAX_BID, PIECES, PLAYER_NAMES, RED, SEAT_NAMES, WHITE};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{format_cells, parse_cells, parse_name, Record};
+use crate::notation::{parse_cells, parse_name, write_cells, Record};
 
 impl Contiguity {
     /// The start position: play from the standard set-up, or (bidding) the
@@ -138,8 +138,8 @@ pub(super) fn to_record(game: &Contiguity, pos: &Position) -> Record {
     if game.variant == Variant::Bidding {
         r.push("phase", pos.phase.name());
     }
-    r.push("white", format_cells(pos.pieces[0], cell_name));
-    r.push("red", format_cells(pos.pieces[1], cell_name));
+    r.push("white", write_cells(pos.pieces[0], board::push_cell_name));
+    r.push("red", write_cells(pos.pieces[1], board::push_cell_name));
     if let (Some(b), Some(p)) = (pos.bid, pos.bidder) {
         r.push("bid", b.to_string());
         r.push("bidder", PLAYER_NAMES[p as usize]);

@@ -101,6 +101,21 @@ const TETHER: f64 = 0.2;
 /// The whole bonus at most (both terms at their best).
 const PROGRESS: f64 = 0.1;
 
+/// The larger and the smaller side when `pos` is an endgame (the smaller
+/// side has at most [`ENDGAME_MINORITY`] stones, the larger at least
+/// [`ENDGAME_LEAD`] more).
+pub(super) fn endgame(pos: &Position) -> Option<(Player, Player)> {
+    let counts = [pos.stones[0].count_ones(), pos.stones[1].count_ones()];
+    let minor: Player = if counts[0] < counts[1] { WHITE } else { BLACK };
+    let major = other(minor);
+    (counts[minor as usize] <= ENDGAME_MINORITY && counts[major as usize] >= counts[minor as usize] + ENDGAME_LEAD)
+        .then_some((major, minor))
+}
+
+/// The tactical layer's horizon in an endgame: the smaller side has few
+/// moves, so a proof several moves deep fits a small node budget.
+pub(super) const ENDGAME_HORIZON: u32 = 9;
+
 /// Steps from `cell` to `p`'s goal.
 fn to_goal(p: Player, cell: u8) -> f64 {
     DISTANCE[(GOAL[p as usize] == F14) as usize][cell as usize] as f64
@@ -113,12 +128,7 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     if outcome(g, pos) != Outcome::Ongoing {
         return base;
     }
-    let counts = [pos.stones[0].count_ones(), pos.stones[1].count_ones()];
-    let minor: Player = if counts[0] < counts[1] { WHITE } else { BLACK };
-    let major = other(minor);
-    if counts[minor as usize] > ENDGAME_MINORITY || counts[major as usize] < counts[minor as usize] + ENDGAME_LEAD {
-        return base;
-    }
+    let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
     let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
     let sign = if player == major { 1.0 } else { -1.0 };

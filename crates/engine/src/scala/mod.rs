@@ -26,8 +26,8 @@ pub use position::start_stones;
 use crate::describe::Description;
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
-use crate::notation::{format_cells, Record};
-use board::{cell_name, F1, F14};
+use crate::notation::Record;
+use board::{F1, F14};
 
 /// White, who moves first and starts at the bottom (first cell f1).
 pub const WHITE: Player = 0;
@@ -102,7 +102,7 @@ fn other(p: Player) -> Player {
 }
 
 fn names(set: u128) -> String {
-    format_cells(set, cell_name)
+    crate::notation::write_cells(set, board::push_cell_name)
 }
 
 impl Scala {
@@ -156,6 +156,10 @@ impl Game for Scala {
         moves::move_notation(mv)
     }
 
+    fn write_notation(&self, _pos: &Position, mv: Move, out: &mut String) {
+        moves::write_notation(mv, out)
+    }
+
     fn move_details(&self, pos: &Position, mv: Move) -> MoveDetails {
         moves::move_details(self, pos, mv)
     }
@@ -191,5 +195,16 @@ impl Game for Scala {
 
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         eval::heuristic(self, pos, player)
+    }
+
+    /// Deeper in endgames (a few stones against many): the smaller side's
+    /// few moves keep a proof of the larger side's win cheap, and those
+    /// wins are often longer than the default horizon (issue #21).
+    fn tactical_horizon(&self, pos: &Position) -> u32 {
+        if eval::endgame(pos).is_some() {
+            eval::ENDGAME_HORIZON
+        } else {
+            0
+        }
     }
 }

@@ -534,10 +534,15 @@ pub(super) fn parse_move(g: &Scala, pos: &Position, text: &str) -> Result<Move, 
 
 pub(super) fn move_notation(mv: Move) -> String {
     let mut text = String::with_capacity(7);
-    board::push_cell_name(&mut text, mv.from);
-    text.push('-');
-    board::push_cell_name(&mut text, mv.to);
+    write_notation(mv, &mut text);
     text
+}
+
+/// [`move_notation`] appended to `out`.
+pub(super) fn write_notation(mv: Move, out: &mut String) {
+    board::push_cell_name(out, mv.from);
+    out.push('-');
+    board::push_cell_name(out, mv.to);
 }
 
 pub(super) fn move_details(g: &Scala, pos: &Position, mv: Move) -> MoveDetails {

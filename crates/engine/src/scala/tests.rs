@@ -2,7 +2,7 @@
 //! rank as written; rank 4 is c..i, rank 5 b..j, ranks 6 and 9 a..k, ranks
 //! 7 and 8 a..d and h..k (e7..g8 is the hole), rank 3 d..h, rank 2 e..g.
 
-use super::board::{jumps, parse_cell, CELLS, NEIGHBORS};
+use super::board::{cell_name, jumps, parse_cell, CELLS, NEIGHBORS};
 use super::*;
 use crate::bits::{bit, Bits};
 use crate::error::ErrorKind;

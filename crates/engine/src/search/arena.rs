@@ -102,7 +102,8 @@ impl FromStr for PlayerSpec {
                 "tac" => config.tactics = num(v)? as u32,
                 "tn" => config.tactics_nodes = num(v)? as u64,
                 "mm" => config.minimax = num(v)?.min(1.0),
-                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm")),
+                "qs" => config.quiescence = num(v)? as u32,
+                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs")),
             }
         }
         if time.is_none() && iterations == 0 {
@@ -181,6 +182,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.minimax != d.minimax {
                     parts.push(format!("mm={}", config.minimax));
+                }
+                if config.quiescence != d.quiescence {
+                    parts.push(format!("qs={}", config.quiescence));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }

@@ -89,6 +89,14 @@ pub struct SearchConfig {
     /// capture the opponent answers with a bigger one stops looking good as
     /// soon as the answer is in the tree, however the averages stand.
     pub minimax: f64,
+    /// Plies of capture search behind a noisy move ([`Game::noisy`]: a
+    /// capture) when its prior is made (two-player games; 0 = off): the
+    /// prior is the value once the captures on both sides are played out
+    /// (alpha-beta over noisy moves only, each side free to stop), not
+    /// the static value right after the capture. With the best-reply leaf
+    /// this makes every leaf value capture-aware. Games with no noisy
+    /// moves are unaffected.
+    pub quiescence: u32,
 }
 
 impl Default for SearchConfig {
@@ -103,6 +111,7 @@ impl Default for SearchConfig {
             tactics: super::tactics::DEFAULT_HORIZON,
             tactics_nodes: 0,
             minimax: 0.0,
+            quiescence: 0,
         }
     }
 }
@@ -277,7 +286,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             (first..first + count).map(|c| self.nodes[c].mv.expect("a child has a move")).collect();
         let nodes = tactics::node_budget(self.config.tactics_nodes, budget.max_iterations, budget.time_limit);
         let limits = tactics::Limits { nodes, deadline, stop: budget.stop.as_deref() };
-        let (verdicts, nodes) = tactics::analyse_root(self.game, &self.root, &moves, self.config.tactics, limits);
+        // The game may ask for a longer horizon in narrow positions.
+        let horizon = self.config.tactics.max(self.game.tactical_horizon(&self.root));
+        let (verdicts, nodes) = tactics::analyse_root(self.game, &self.root, &moves, horizon, limits);
         self.tactical_nodes = nodes;
         let mover = self.nodes[first].mover as usize;
         let safe = verdicts.iter().any(|v| !matches!(v, Verdict::Loss(_)));
@@ -477,8 +488,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                 let v = self.terminal_values(&child, &outcome, &cperm);
                 scratch.push((v[mover], mv, Some(v)));
             } else {
-                let x = self.eval.value(game, &child, cperm[mover]).clamp(-1.0, 1.0) as f32;
-                scratch.push((x, mv, None));
+                let me = cperm[mover];
+                let x = if self.config.quiescence > 0 && self.seats == 2 && game.noisy(pos, &child) {
+                    self.quiesce(&child, me, -1.0, 1.0, self.config.quiescence - 1)
+                } else {
+                    self.eval.value(game, &child, me)
+                };
+                scratch.push((x.clamp(-1.0, 1.0) as f32, mv, None));
             }
         }
         // Best prior first; the seeded shuffle orders equal priors.
@@ -505,6 +521,59 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         if self.config.solver {
             self.try_prove(node);
         }
+    }
+
+    /// The capture search (two players): the value for `me` (a player
+    /// index of `pos`) of `pos` once the noisy moves are played out, within
+    /// `depth` more plies, by alpha-beta in the window `(alpha, beta)`.
+    /// The side to move may stop at the static value (stand pat) or make a
+    /// noisy move; a finished game is worth ±1 (0 drawn).
+    fn quiesce(&self, pos: &G::Position, me: Player, mut alpha: f64, mut beta: f64, depth: u32) -> f64 {
+        let game = self.game;
+        match game.outcome(pos) {
+            Outcome::Won(w) => return if w.contains(&me) { 1.0 } else { -1.0 },
+            Outcome::Drawn => return 0.0,
+            Outcome::Ongoing => {}
+        }
+        let stand = self.eval.value(game, pos, me).clamp(-1.0, 1.0);
+        if depth == 0 {
+            return stand;
+        }
+        let maximising = game.to_move(pos) == me;
+        if maximising {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        } else {
+            if stand <= alpha {
+                return stand;
+            }
+            beta = beta.min(stand);
+        }
+        let mut best = stand;
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        for mv in moves {
+            let mut child = pos.clone();
+            let me_after = game.player_after(pos, mv, me);
+            game.play(&mut child, mv);
+            if !game.noisy(pos, &child) && !game.outcome(&child).is_over() {
+                continue;
+            }
+            let v = self.quiesce(&child, me_after, alpha, beta, depth - 1);
+            if maximising {
+                best = best.max(v);
+                alpha = alpha.max(v);
+            } else {
+                best = best.min(v);
+                beta = beta.min(v);
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
     }
 
     /// Marks `node` proven when its children decide it; true if so.

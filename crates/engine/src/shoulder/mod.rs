@@ -195,6 +195,18 @@ impl Game for ShoulderToShoulder {
         moves::move_details(self, pos, mv)
     }
 
+    fn is_legal(&self, pos: &Position, mv: Move) -> bool {
+        moves::is_legal(self, pos, mv)
+    }
+
+    fn write_notation(&self, pos: &Position, mv: Move, out: &mut String) {
+        moves::write_notation(self, pos, mv, out)
+    }
+
+    fn details_into(&self, pos: &Position, mv: Move, out: &mut MoveDetails, passed: bool) {
+        moves::details_into(self, pos, mv, out, passed)
+    }
+
     #[inline]
     fn play(&self, pos: &mut Position, mv: Move) {
         moves::play(self, pos, mv)

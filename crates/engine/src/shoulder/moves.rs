@@ -119,6 +119,26 @@ pub(super) fn legal_moves(g: &ShoulderToShoulder, pos: &Position, out: &mut Vec<
     }
 }
 
+/// Whether `legal_moves` lists `mv`, without listing them: a piece move's
+/// destinations from its one cell (a pass is checked by listing).
+pub(super) fn is_legal(g: &ShoulderToShoulder, pos: &Position, mv: Move) -> bool {
+    let (from, to, squeeze) = match mv {
+        Move::Straight { from, to } => (from, to, false),
+        Move::Squeeze { from, to } => (from, to, true),
+        Move::Pass => {
+            let mut legal = Vec::new();
+            legal_moves(g, pos, &mut legal);
+            return legal.contains(&mv);
+        }
+    };
+    let me = pos.to_move;
+    if g.winner(pos).is_some() || pos.pieces[me as usize] & bit(from) == 0 {
+        return false;
+    }
+    let (s, q) = g.destinations(pos, me, from);
+    (if squeeze { q } else { s }) & bit(to) != 0
+}
+
 pub(super) fn parse_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> Result<Move, RulesError> {
     let text = text.trim();
     if let Some(w) = g.winner(pos) {
@@ -164,6 +184,28 @@ pub(super) fn move_notation(g: &ShoulderToShoulder, _pos: &Position, mv: Move) -
     match mv {
         Move::Straight { from, to } | Move::Squeeze { from, to } => joined(g.name(from), "-", g.name(to)),
         Move::Pass => "pass".into(),
+    }
+}
+
+/// [`move_notation`] appended to `out`, without allocating.
+pub(super) fn write_notation(g: &ShoulderToShoulder, _pos: &Position, mv: Move, out: &mut String) {
+    match mv {
+        Move::Straight { from, to } | Move::Squeeze { from, to } => {
+            out.push_str(g.name(from));
+            out.push('-');
+            out.push_str(g.name(to));
+        }
+        Move::Pass => out.push_str("pass"),
+    }
+}
+
+/// [`move_details`] into `out`, reusing its vectors; the cells passed only
+/// when `passed`.
+pub(super) fn details_into(g: &ShoulderToShoulder, pos: &Position, mv: Move, out: &mut MoveDetails, passed: bool) {
+    match mv {
+        Move::Straight { from, to } if !passed => out.set_between(MoveKind::Straight, from, to),
+        Move::Squeeze { from, to } => out.set_between(MoveKind::Squeeze, from, to),
+        _ => *out = move_details(g, pos, mv),
     }
 }
 

@@ -153,7 +153,7 @@ pub(super) fn to_record(g: &ShoulderToShoulder, pos: &Position) -> Record {
     r.push("to_move", COLOURS[pos.to_move as usize]);
     for (k, colour) in COLOURS.iter().enumerate() {
         if k < seats || pos.pieces[k] != 0 {
-            r.push(colour, format_cells(pos.pieces[k], |c| b.name(c).to_string()));
+            r.push(colour, format_cells(pos.pieces[k], |c| b.name(c)));
         }
     }
     r.push("game", pos.game.to_string());

@@ -79,7 +79,10 @@ impl Geometry {
         {
             return None;
         }
-        self.names.iter().position(|&n| n == name).map(|i| i as u8)
+        // Every name is two bytes (`name_strs`): compare them as such, not
+        // with a `memcmp` a cell (a position lists a dozen pieces or more).
+        let &[a, b] = name.as_bytes() else { return None };
+        self.names.iter().position(|n| matches!(n.as_bytes(), &[x, y] if x == a && y == b)).map(|i| i as u8)
     }
 
     /// The cells passed between `a` and `b` (exclusive) on their shared line,

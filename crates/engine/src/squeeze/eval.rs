@@ -97,6 +97,16 @@ pub(super) fn heuristic(game: &Squeeze, pos: &Position, player: Player) -> f64 {
     (0.08 * captured + 0.25 * kings + 0.05 * mob.clamp(-1.0, 1.0)).clamp(-0.95, 0.95)
 }
 
+/// Whether the play move from `pos` to `child` captured anything: stones
+/// (the capture count grew) or kings (fewer kings stand). Pre-game moves
+/// never are.
+pub(super) fn noisy(pos: &Position, child: &Position) -> bool {
+    pos.phase == Phase::Play
+        && (child.captured != pos.captured
+            || child.kings[0].count_ones() + child.kings[1].count_ones()
+                != pos.kings[0].count_ones() + pos.kings[1].count_ones())
+}
+
 /// For search: the heuristic in play. In the pre-game (where the
 /// heuristic knows nothing) a set-up with every king and at least ten
 /// stones is judged as the pie rule would play out if it ended now: the

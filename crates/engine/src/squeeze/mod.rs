@@ -275,6 +275,14 @@ impl Game for Squeeze {
         moves::move_details(self, pos, mv)
     }
 
+    fn write_notation(&self, pos: &Position, mv: Move, out: &mut String) {
+        moves::write_notation(self, pos, mv, out)
+    }
+
+    fn details_into(&self, pos: &Position, mv: Move, out: &mut MoveDetails, _passed: bool) {
+        moves::details_into(self, pos, mv, out)
+    }
+
     #[inline]
     fn play(&self, pos: &mut Position, mv: Move) {
         moves::play(self, pos, mv)
@@ -338,5 +346,11 @@ impl Game for Squeeze {
     #[inline]
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         eval::heuristic(self, pos, player)
+    }
+
+    /// A move that captures (stones or kings) is noisy.
+    #[inline]
+    fn noisy(&self, pos: &Position, child: &Position) -> bool {
+        eval::noisy(pos, child)
     }
 }

@@ -362,6 +362,31 @@ pub(super) fn move_notation(game: &Squeeze, _pos: &Position, mv: Move) -> String
     }
 }
 
+/// [`move_notation`] appended to `out`, without allocating for a move on
+/// the board.
+pub(super) fn write_notation(game: &Squeeze, pos: &Position, mv: Move, out: &mut String) {
+    match mv {
+        Move::Go { from, to } => {
+            out.push_str(game.name(from));
+            out.push('-');
+            out.push_str(game.name(to));
+        }
+        _ => out.push_str(&move_notation(game, pos, mv)),
+    }
+}
+
+/// [`move_details`] into `out`, reusing its vectors.
+pub(super) fn details_into(game: &Squeeze, pos: &Position, mv: Move, out: &mut MoveDetails) {
+    let Move::Go { from, to } = mv else {
+        *out = move_details(game, pos, mv);
+        return;
+    };
+    let (stones, kings) = game.captures(pos, from, to);
+    let kind = if game.id.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
+    out.set_between(kind, from, to);
+    out.captured.extend(mask_cells(stones | kings));
+}
+
 pub(super) fn move_details(game: &Squeeze, pos: &Position, mv: Move) -> MoveDetails {
     match mv {
         Move::Go { from, to } => {

@@ -224,7 +224,7 @@ fn read_play_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> 
 
 pub(super) fn to_record(game: &Squeeze, pos: &Position) -> Record {
     let g = game.geo;
-    let name = |c: u8| g.name(c).to_string();
+    let name = |c: u8| g.name(c);
     let mut r = Record::new();
     if pos.phase == Phase::Play {
         r.push("to_move", COLOURS[pos.to_move as usize]);

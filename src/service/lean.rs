@@ -1,0 +1,205 @@
+//! The lean path of the hot rules calls (issue #25): GenerateMoves,
+//! ApplyMove and Evaluate answered with reply bytes written straight from
+//! the engine's views ([`super::wire`]), with no `pb` message built in
+//! between. Every other method, and these three called in-process (the web
+//! front's JSON, the bench echo), go through the generated
+//! [`RulesServer`] and the [`Rules`](crate::pb::rules_server::Rules) trait
+//! as before.
+//!
+//! [`LeanRules`] stands where `RulesServer` stood, under the same name
+//! (`parlour.v1.Rules`), the same tower layers and message size limits: it
+//! answers the three methods itself and hands the rest to the generated
+//! server. The handlers share their work with the trait's ([`super::moves_of`],
+//! [`super::applied`], [`super::evaluated`]) and run inside the same
+//! per-call machinery ([`RulesService::on_state`]: span, metrics, access
+//! log, permit, panic guard), so only the encoding differs, and
+//! `wire::tests` checks that its bytes are prost's.
+
+use super::{applied, evaluated, generate_bytes, wire, RulesService};
+use crate::pb::{self, rules_server::RulesServer};
+use bytes::BufMut;
+use std::convert::Infallible;
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::{Request, Response, Status};
+
+/// The rules service with the lean path in front of the generated server.
+#[derive(Clone)]
+pub struct LeanRules {
+    rules: RulesService,
+    server: RulesServer<RulesService>,
+    max_request_bytes: usize,
+    max_reply_bytes: usize,
+}
+
+impl LeanRules {
+    /// `server` serves `rules`, configured with these message size limits.
+    pub fn new(
+        rules: RulesService,
+        server: RulesServer<RulesService>,
+        max_request_bytes: usize,
+        max_reply_bytes: usize,
+    ) -> Self {
+        LeanRules { rules, server, max_request_bytes, max_reply_bytes }
+    }
+}
+
+impl tonic::server::NamedService for LeanRules {
+    const NAME: &'static str = crate::calls::SERVICE;
+}
+
+/// Decodes a request with prost (as the generated server does) and passes
+/// the reply's bytes through.
+struct LeanCodec<U>(PhantomData<U>);
+
+impl<U> Default for LeanCodec<U> {
+    fn default() -> Self {
+        LeanCodec(PhantomData)
+    }
+}
+
+impl<U: prost::Message + Default + Send + 'static> Codec for LeanCodec<U> {
+    type Encode = Vec<u8>;
+    type Decode = U;
+    type Encoder = ReplyBytes;
+    type Decoder = LeanCodec<U>;
+
+    fn encoder(&mut self) -> ReplyBytes {
+        ReplyBytes
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        LeanCodec::default()
+    }
+}
+
+struct ReplyBytes;
+
+impl Encoder for ReplyBytes {
+    type Item = Vec<u8>;
+    type Error = Status;
+
+    fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        dst.put_slice(&item);
+        Ok(())
+    }
+}
+
+impl<U: prost::Message + Default> Decoder for LeanCodec<U> {
+    type Item = U;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<U>, Status> {
+        // The generated server's mapping (tonic-prost): INTERNAL.
+        U::decode(src).map(Some).map_err(|e| Status::internal(e.to_string()))
+    }
+}
+
+/// One lean method.
+#[derive(Clone, Copy)]
+enum Method {
+    GenerateMoves,
+    ApplyMove,
+    Evaluate,
+}
+
+type BoxFuture<T> = Pin<Box<dyn std::future::Future<Output = T> + Send>>;
+
+struct Unary<U> {
+    rules: RulesService,
+    _request: PhantomData<fn() -> U>,
+}
+
+impl tonic::server::UnaryService<pb::GenerateMovesRequest> for Unary<pb::GenerateMovesRequest> {
+    type Response = Vec<u8>;
+    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+
+    fn call(&mut self, req: Request<pb::GenerateMovesRequest>) -> Self::Future {
+        let rules = self.rules.clone();
+        Box::pin(async move {
+            rules.on_state("GenerateMoves", req, |r| &r.state, |game, state, r| generate_bytes(game, state, r)).await
+        })
+    }
+}
+
+impl tonic::server::UnaryService<pb::ApplyMoveRequest> for Unary<pb::ApplyMoveRequest> {
+    type Response = Vec<u8>;
+    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+
+    fn call(&mut self, req: Request<pb::ApplyMoveRequest>) -> Self::Future {
+        let rules = self.rules.clone();
+        Box::pin(async move {
+            rules
+                .on_state(
+                    "ApplyMove",
+                    req,
+                    |r| &r.state,
+                    |game, state, r| Ok(wire::apply_move(game, &applied(game, state, r)?, r)),
+                )
+                .await
+        })
+    }
+}
+
+impl tonic::server::UnaryService<pb::EvaluateRequest> for Unary<pb::EvaluateRequest> {
+    type Response = Vec<u8>;
+    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+
+    fn call(&mut self, req: Request<pb::EvaluateRequest>) -> Self::Future {
+        let rules = self.rules.clone();
+        Box::pin(async move {
+            rules
+                .on_state(
+                    "Evaluate",
+                    req,
+                    |r| &r.state,
+                    |game, state, r| {
+                        let (view, e) = evaluated(game, state)?;
+                        Ok(wire::evaluate(game, &view, &e, r))
+                    },
+                )
+                .await
+        })
+    }
+}
+
+impl<B> tower::Service<http::Request<B>> for LeanRules
+where
+    B: http_body::Body + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>> + Send + 'static,
+{
+    type Response = http::Response<tonic::body::Body>;
+    type Error = Infallible;
+    type Future = BoxFuture<Result<Self::Response, Infallible>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, req: http::Request<B>) -> Self::Future {
+        let method = match req.uri().path() {
+            "/parlour.v1.Rules/GenerateMoves" => Method::GenerateMoves,
+            "/parlour.v1.Rules/ApplyMove" => Method::ApplyMove,
+            "/parlour.v1.Rules/Evaluate" => Method::Evaluate,
+            _ => return tower::Service::call(&mut self.server, req),
+        };
+        let rules = self.rules.clone();
+        let limits = (Some(self.max_request_bytes), Some(self.max_reply_bytes));
+        Box::pin(async move {
+            macro_rules! unary {
+                ($req:ty) => {{
+                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$req>::default())
+                        .apply_max_message_size_config(limits.0, limits.1);
+                    grpc.unary(Unary::<$req> { rules, _request: PhantomData }, req).await
+                }};
+            }
+            Ok(match method {
+                Method::GenerateMoves => unary!(pb::GenerateMovesRequest),
+                Method::ApplyMove => unary!(pb::ApplyMoveRequest),
+                Method::Evaluate => unary!(pb::EvaluateRequest),
+            })
+        })
+    }
+}

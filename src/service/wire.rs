@@ -1,0 +1,456 @@
+//! The replies of the hot rules calls (GenerateMoves, ApplyMove, Evaluate)
+//! written straight from the engine's views into protobuf bytes (issue #25).
+//!
+//! [`crate::convert`] builds the `pb` messages, which prost then encodes: a
+//! `String` per cell name and per move, a length computed for each nested
+//! message at every level, and all of it freed again. Here every cell name
+//! is borrowed from the game's [`Description`] and written once into one
+//! buffer, nested messages get their length patched in after they are
+//! written, and nothing is allocated per move or cell.
+//!
+//! The bytes are exactly prost's encoding of what `convert` builds (fields
+//! in tag order, proto3 defaults left out, packed repeated numbers):
+//! `tests::same_bytes_as_prost` checks every game's replies in every view
+//! and state form, so the two stay one contract.
+
+use crate::convert::is_full;
+use crate::pb;
+use parlour_engine::front::{MoveView, StateView};
+use parlour_engine::{AnyGame, Description, Evaluation, MatchStanding, MoveDetails, Outcome, Owner, PlayerMeasures};
+
+const VARINT: u32 = 0;
+const LEN: u32 = 2;
+
+/// A reply being written.
+#[derive(Default)]
+pub struct Wire {
+    pub buf: Vec<u8>,
+}
+
+impl Wire {
+    pub fn with_capacity(n: usize) -> Self {
+        Wire { buf: Vec::with_capacity(n) }
+    }
+
+    fn varint(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.buf.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        self.buf.push(v as u8);
+    }
+
+    fn key(&mut self, tag: u32, wire_type: u32) {
+        self.varint(u64::from(tag << 3 | wire_type));
+    }
+
+    /// A string field, left out when empty (proto3).
+    fn string(&mut self, tag: u32, s: &str) {
+        if !s.is_empty() {
+            self.element(tag, s);
+        }
+    }
+
+    /// One element of a repeated string field (written even when empty).
+    fn element(&mut self, tag: u32, s: &str) {
+        self.key(tag, LEN);
+        self.varint(s.len() as u64);
+        self.buf.extend_from_slice(s.as_bytes());
+    }
+
+    /// A `uint32`, `uint64`, `bool` or enum field, left out when zero.
+    fn uint(&mut self, tag: u32, v: u64) {
+        if v != 0 {
+            self.key(tag, VARINT);
+            self.varint(v);
+        }
+    }
+
+    /// An `optional` scalar: written whenever set.
+    fn optional(&mut self, tag: u32, v: Option<u64>) {
+        if let Some(v) = v {
+            self.key(tag, VARINT);
+            self.varint(v);
+        }
+    }
+
+    /// An enum field (non-negative values only, as all of ours are).
+    fn enumeration(&mut self, tag: u32, v: i32) {
+        self.uint(tag, v as u64);
+    }
+
+    /// A nested message (written even when empty): its body is written in
+    /// place after a one-byte length, which is widened afterwards if the
+    /// body is 128 bytes or more.
+    fn message(&mut self, tag: u32, body: impl FnOnce(&mut Self)) {
+        self.key(tag, LEN);
+        let at = self.buf.len();
+        self.buf.push(0);
+        body(self);
+        let len = self.buf.len() - at - 1;
+        if len < 0x80 {
+            self.buf[at] = len as u8;
+            return;
+        }
+        let mut prefix = [0u8; 10];
+        let mut n = 0;
+        let mut v = len as u64;
+        while v >= 0x80 {
+            prefix[n] = v as u8 | 0x80;
+            v >>= 7;
+            n += 1;
+        }
+        prefix[n] = v as u8;
+        n += 1;
+        let end = self.buf.len();
+        self.buf.resize(end + n - 1, 0);
+        self.buf.copy_within(at + 1..end, at + n);
+        self.buf[at..at + n].copy_from_slice(&prefix[..n]);
+    }
+
+    /// Cell names as a repeated string field.
+    fn cells(&mut self, tag: u32, d: &Description, cells: &[u8]) {
+        for &c in cells {
+            self.element(tag, d.cell_name(c));
+        }
+    }
+
+    /// Colour names of player indices as a repeated string field.
+    fn players(&mut self, tag: u32, d: &Description, ps: &[u8]) {
+        for &p in ps {
+            self.element(tag, d.players[p as usize].name);
+        }
+    }
+
+    /// Seat names of seat indices as a repeated string field.
+    fn seats(&mut self, tag: u32, d: &Description, ps: &[u8]) {
+        for &p in ps {
+            self.element(tag, d.seats()[p as usize].name);
+        }
+    }
+}
+
+impl Wire {
+    /// A `Move` field.
+    pub fn mv(&mut self, tag: u32, d: &Description, m: &MoveView, full: bool) {
+        self.message(tag, |w| mv(w, d, m, full));
+    }
+
+    /// A `GameState` field.
+    pub fn state(&mut self, tag: u32, game: &dyn AnyGame, v: &StateView, form: i32, view: i32) {
+        self.message(tag, |w| state(w, game, v, form, view));
+    }
+}
+
+fn status_of(o: &Outcome) -> pb::GameStatus {
+    match o {
+        Outcome::Ongoing => pb::GameStatus::Ongoing,
+        Outcome::Won(_) => pb::GameStatus::Won,
+        Outcome::Drawn => pb::GameStatus::Drawn,
+    }
+}
+
+/// A `Move` (as [`crate::convert::mv_in`] builds it).
+pub fn mv(w: &mut Wire, d: &Description, m: &MoveView, full: bool) {
+    let MoveDetails { kind, from, to, path, passed, captured, bid, placed } = &m.details;
+    w.string(1, &m.notation);
+    w.enumeration(2, crate::convert::kind(*kind) as i32);
+    w.string(3, from.map_or("", |c| d.cell_name(c)));
+    w.string(4, to.map_or("", |c| d.cell_name(c)));
+    w.cells(5, d, path);
+    w.cells(6, d, captured);
+    w.optional(7, bid.map(u64::from));
+    if let Some((owner, k)) = placed {
+        w.message(8, |w| {
+            w.string(1, to.map_or("", |c| d.cell_name(c)));
+            match owner {
+                Owner::Player(p) => w.string(2, d.players[*p as usize].name),
+                Owner::Neutral => {
+                    // `{kind}s`: never empty, so always written.
+                    w.key(2, LEN);
+                    w.varint(k.len() as u64 + 1);
+                    w.buf.extend_from_slice(k.as_bytes());
+                    w.buf.push(b's');
+                }
+            }
+            w.string(3, k);
+        });
+    }
+    if full {
+        w.cells(9, d, passed);
+    }
+}
+
+fn result(w: &mut Wire, d: &Description, v: &StateView) {
+    w.enumeration(1, status_of(&v.outcome) as i32);
+    w.players(2, d, &v.result.winners);
+    w.seats(3, d, &v.result.winner_seats);
+    w.string(4, v.result.reason.unwrap_or_default());
+}
+
+fn standing(w: &mut Wire, d: &Description, m: &MatchStanding) {
+    w.uint(1, m.game_number.into());
+    w.uint(2, m.games_in_match.into());
+    if !m.totals.is_empty() {
+        // Packed, as proto3 repeated numbers are.
+        w.message(3, |w| {
+            for &t in &m.totals {
+                w.varint(t.into());
+            }
+        });
+    }
+    w.uint(4, m.finished.into());
+    w.players(5, d, &m.winners);
+}
+
+/// Which forms of the state a request asked for: (text, structured).
+fn forms(form: i32) -> (bool, bool) {
+    match pb::StateForm::try_from(form).unwrap_or_default() {
+        pb::StateForm::Unspecified | pb::StateForm::Text => (true, false),
+        pb::StateForm::Structured => (false, true),
+        pb::StateForm::Both => (true, true),
+    }
+}
+
+/// A `GameState` (as [`crate::convert::state_in`] builds it).
+pub fn state(w: &mut Wire, game: &dyn AnyGame, v: &StateView, form: i32, view: i32) {
+    let d = game.description();
+    let (text, structured) = forms(form);
+    let seats = d.seats();
+    w.string(1, d.id);
+    w.string(2, d.variant);
+    w.string(3, v.to_move_name());
+    if text {
+        w.string(4, &v.position);
+    }
+    if structured {
+        for p in &v.pieces {
+            w.message(5, |w| {
+                w.string(1, d.cell_name(p.cell));
+                w.string(2, p.key);
+                w.string(3, p.kind);
+            });
+        }
+    }
+    w.string(6, v.phase);
+    if structured {
+        for (k, val) in v.fields(d) {
+            w.message(7, |w| {
+                w.string(1, k);
+                w.string(2, val);
+            });
+        }
+    }
+    w.string(8, seats.get(v.seat_to_move as usize).map_or("", |s| s.name));
+    for (s, c) in seats.iter().zip(&v.seat_colours) {
+        w.message(9, |w| {
+            w.string(1, s.name);
+            w.string(2, c.map_or("", |c| d.players[c as usize].name));
+        });
+    }
+    w.string(10, v.role.unwrap_or_default());
+    w.message(11, |w| result(w, d, v));
+    if let Some(m) = &v.standing {
+        w.message(12, |w| standing(w, d, m));
+    }
+    if is_full(view) {
+        let k = game.keys(v);
+        w.string(20, &k.position_key);
+        w.uint(21, k.position_hash);
+        w.string(22, &k.symmetry_key);
+        w.uint(23, k.symmetry_hash);
+    }
+}
+
+/// A `GenerateMovesResponse`.
+pub fn generate_moves(
+    game: &dyn AnyGame,
+    view: &StateView,
+    moves: &[MoveView],
+    next_cells: &[u8],
+    complete: bool,
+    r: &pb::GenerateMovesRequest,
+) -> Vec<u8> {
+    let d = game.description();
+    let full = is_full(r.view);
+    let mut w = Wire::with_capacity(256 + 40 * moves.len());
+    for m in moves {
+        w.message(1, |w| mv(w, d, m, full));
+    }
+    w.message(2, |w| state(w, game, view, r.state_form, r.view));
+    w.cells(3, d, next_cells);
+    w.uint(4, complete.into());
+    w.buf
+}
+
+/// An `ApplyMoveResponse`.
+pub fn apply_move(game: &dyn AnyGame, a: &parlour_engine::front::ApplyView, r: &pb::ApplyMoveRequest) -> Vec<u8> {
+    let d = game.description();
+    let full = is_full(r.view);
+    let mut w = Wire::with_capacity(512);
+    w.message(1, |w| state(w, game, &a.state, r.state_form, r.view));
+    w.message(2, |w| mv(w, d, &a.played, full));
+    w.cells(3, d, &a.played.details.captured);
+    w.string(4, a.mover_name);
+    let status = status_of(&a.state.outcome);
+    w.enumeration(5, status as i32);
+    w.players(6, d, a.state.outcome.winners());
+    w.uint(7, (status != pb::GameStatus::Ongoing).into());
+    w.string(8, a.state.result.reason.unwrap_or_default());
+    for m in a.next_moves.iter().flatten() {
+        w.message(9, |w| mv(w, d, m, full));
+    }
+    w.string(10, d.seats().get(a.mover_seat as usize).map_or("", |s| s.name));
+    w.buf
+}
+
+fn player(w: &mut Wire, d: &Description, m: &PlayerMeasures, full: bool) {
+    w.string(1, d.players[m.player as usize].name);
+    if full {
+        for g in &m.groups {
+            w.message(2, |w| w.cells(1, d, g));
+        }
+    }
+    w.uint(3, m.groups.len() as u64);
+    w.optional(4, m.pieces.map(u64::from));
+    w.optional(5, m.captured.map(u64::from));
+    w.optional(6, m.bait.map(u64::from));
+    w.optional(7, m.kings.map(u64::from));
+    w.optional(8, m.distance_to_goal.map(u64::from));
+    w.optional(9, m.penalty.map(u64::from));
+    w.optional(10, m.one_move_from_connecting.map(u64::from));
+    w.optional(11, m.moves_made.map(u64::from));
+    w.optional(12, m.bid.map(u64::from));
+    w.optional(13, m.match_penalty.map(u64::from));
+}
+
+/// An `EvaluateResponse` (as [`crate::convert::evaluation`] builds it).
+pub fn evaluate(game: &dyn AnyGame, v: &StateView, e: &Evaluation, r: &pb::EvaluateRequest) -> Vec<u8> {
+    let d = game.description();
+    let full = is_full(r.view);
+    let mut w = Wire::with_capacity(512);
+    w.enumeration(1, crate::convert::status(e.status) as i32);
+    w.players(2, d, &e.winners);
+    for m in &e.players {
+        w.message(3, |w| player(w, d, m, full));
+    }
+    if let Some(m) = &e.match_standing {
+        w.message(4, |w| standing(w, d, m));
+    }
+    w.message(5, |w| state(w, game, v, r.state_form, r.view));
+    w.string(6, v.result.reason.unwrap_or_default());
+    w.seats(7, d, &v.result.winner_seats);
+    w.buf
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{applied, apply_reply, evaluated, generate_bytes, generate_reply, moves_of};
+    use super::*;
+    use parlour_engine::front::MoveInput;
+    use parlour_engine::{Record, Registry};
+    use prost::Message;
+
+    /// Text-form states of `game`: the start, its benchmark positions, and
+    /// the positions of a walk through varied moves to the end or 60 plies.
+    fn states(game: &dyn AnyGame) -> Vec<pb::GameState> {
+        let d = game.description();
+        let as_state = |position: String| pb::GameState {
+            game: d.id.to_string(),
+            variant: d.variant.to_string(),
+            position,
+            ..Default::default()
+        };
+        let mut out = vec![as_state(game.start().position)];
+        for e in parlour_engine::data::lines(parlour_engine::data::POSITIONS) {
+            let f: Vec<&str> = e.text.split('|').map(str::trim).collect();
+            if f.len() >= 6 && f[0] == d.id && f[1] == d.variant {
+                out.push(as_state(f[5].to_string()));
+            }
+        }
+        let mut position = game.start().position;
+        for ply in 0..60 {
+            let (_, moves) = game.moves(Record::parse(&position).unwrap()).unwrap();
+            if moves.is_empty() {
+                break;
+            }
+            let m = &moves[(ply * 7 + 3) % moves.len()];
+            let a = game.apply(Record::parse(&position).unwrap(), &MoveInput::Notation(m.notation.clone())).unwrap();
+            position = a.state.position;
+            out.push(as_state(position.clone()));
+        }
+        out
+    }
+
+    /// Every view and state form, the defaults (0) included.
+    const VIEWS: [i32; 3] = [0, pb::ReplyView::Basic as i32, pb::ReplyView::Full as i32];
+    const FORMS: [i32; 4] =
+        [0, pb::StateForm::Text as i32, pb::StateForm::Structured as i32, pb::StateForm::Both as i32];
+
+    fn check_generate(game: &dyn AnyGame, r: &pb::GenerateMovesRequest) -> Vec<MoveView> {
+        let state = r.state.as_ref().unwrap();
+        let Ok(m) = moves_of(game, state, r) else { return vec![] };
+        let lean = generate_moves(game, &m.view, &m.moves, &m.next_cells, m.complete, r);
+        let prost = generate_reply(game, &m, r).encode_to_vec();
+        assert_eq!(lean, prost, "GenerateMoves {r:?}");
+        assert_eq!(generate_bytes(game, state, r).unwrap(), prost, "GenerateMoves (lean path) {r:?}");
+        m.moves
+    }
+
+    #[test]
+    fn same_bytes_as_prost() {
+        let registry = Registry::new();
+        let mut checked = 0;
+        for game in registry.all() {
+            for (i, state) in states(game).into_iter().enumerate() {
+                // Every view and form for the first states, one a state after.
+                let combos: Vec<(i32, i32)> = if i < 4 {
+                    VIEWS.iter().flat_map(|&v| FORMS.iter().map(move |&f| (v, f))).collect()
+                } else {
+                    vec![(VIEWS[i % 3], FORMS[i % 4])]
+                };
+                for (view, state_form) in combos {
+                    let r =
+                        pb::GenerateMovesRequest { state: Some(state.clone()), chosen_cells: vec![], view, state_form };
+                    let moves = check_generate(game, &r);
+                    // Click-by-click entry: the first landing of a move.
+                    let d = game.description();
+                    if let Some(m) = moves.iter().find(|m| !m.details.path.is_empty()) {
+                        let chosen = vec![d.cell_name(m.details.path[0]).to_string()];
+                        check_generate(game, &pb::GenerateMovesRequest { chosen_cells: chosen, ..r.clone() });
+                    }
+                    let r = pb::EvaluateRequest { state: Some(state.clone()), view, state_form };
+                    if let Ok((v, e)) = evaluated(game, &state) {
+                        let pb = crate::convert::evaluation(game, &v, &e, view, state_form);
+                        assert_eq!(evaluate(game, &v, &e, &r), pb.encode_to_vec(), "Evaluate {r:?}");
+                    }
+                    for (k, m) in moves.iter().take(3).enumerate() {
+                        let r = pb::ApplyMoveRequest {
+                            state: Some(state.clone()),
+                            r#move: Some(pb::Move { notation: m.notation.clone(), ..Default::default() }),
+                            include_next_moves: k == 1,
+                            view,
+                            state_form,
+                        };
+                        let a = applied(game, &state, &r).unwrap();
+                        let pb = apply_reply(game, &a, &r);
+                        assert_eq!(apply_move(game, &a, &r), pb.encode_to_vec(), "ApplyMove {r:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} ApplyMove replies compared");
+    }
+
+    #[test]
+    fn long_nested_messages_get_wide_lengths() {
+        for len in [0usize, 1, 127, 128, 300, 16_383, 16_384, 70_000] {
+            let mut w = Wire::default();
+            w.message(5, |w| w.buf.extend(std::iter::repeat_n(7u8, len)));
+            let mut expected = Vec::new();
+            prost::encoding::bytes::encode(5, &vec![7u8; len], &mut expected);
+            assert_eq!(w.buf, expected, "length {len}");
+        }
+    }
+}
