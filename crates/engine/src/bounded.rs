@@ -155,6 +155,11 @@ impl<G: Game> Game for Bounded<G> {
         self.game.move_details(&pos.inner, mv)
     }
 
+    fn is_legal(&self, pos: &Self::Position, mv: Self::Move) -> bool {
+        // As `legal_moves`: none past the ply cap.
+        !Self::limit_reached(pos) && self.game.is_legal(&pos.inner, mv)
+    }
+
     fn write_notation(&self, pos: &Self::Position, mv: Self::Move, out: &mut String) {
         self.game.write_notation(&pos.inner, mv, out)
     }
@@ -253,6 +258,10 @@ impl<G: Game> Game for Bounded<G> {
             return 0.0;
         }
         self.game.search_value(&pos.inner, player)
+    }
+
+    fn tactical_horizon(&self, pos: &Self::Position) -> u32 {
+        self.game.tactical_horizon(&pos.inner)
     }
 
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {

@@ -304,9 +304,7 @@ fn legal_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<G::Mov
             .with_field("move.notation"));
     }
     let mv = game.parse_move(pos, text).map_err(|e| on_field(e, "move.notation"))?;
-    let mut legal = Vec::new();
-    game.legal_moves(pos, &mut legal);
-    if !legal.contains(&mv) {
+    if !game.is_legal(pos, mv) {
         return Err(RulesError::illegal_move(format!("{text} is not a legal move here")).with_field("move.notation"));
     }
     Ok(mv)

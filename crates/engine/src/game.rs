@@ -267,6 +267,15 @@ pub trait Game: Send + Sync + 'static {
     /// The move described for a client, computed before the move is made.
     fn move_details(&self, pos: &Self::Position, mv: Self::Move) -> MoveDetails;
 
+    /// Whether `mv` is among [`Game::legal_moves`] (what ApplyMove checks a
+    /// parsed move against). Games answer without listing every move where
+    /// they can.
+    fn is_legal(&self, pos: &Self::Position, mv: Self::Move) -> bool {
+        let mut legal = Vec::new();
+        self.legal_moves(pos, &mut legal);
+        legal.contains(&mv)
+    }
+
     /// Appends `mv`'s notation, as [`Game::move_notation`] writes it, to
     /// `out`. Games with long move lists write it without allocating (a
     /// reply lists every move, issue #25).

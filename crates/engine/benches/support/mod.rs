@@ -144,16 +144,26 @@ pub const HEX_PLAY: &str = "to_move=white; white=a1,e9,i1; black=a5,e1,i5; \
 
 /// Plies of the `mid` positions: a seeded random playout this long from the
 /// start, about a third of a random game where random games end (the
-/// Squeeze family's start is a pre-game of set-up actions first).
-pub fn mid_plies(game: &str, variant: &str) -> usize {
+/// Squeeze family's start is a pre-game of set-up actions first). A game
+/// not named here gets [`DEFAULT_MID_PLIES`], or a third of its first
+/// seeded random game if that is shorter ([`Generate`]): a new game needs
+/// no line here.
+pub fn mid_plies(game: &str, variant: &str) -> Option<usize> {
     match (game, variant) {
-        ("scala", "original") => 60,
-        ("scala", _) => 15,
-        ("squeeze" | "hex-squeeze", _) => 50,
-        ("swish" | "hex-swish", _) => 30,
-        _ => 40,
+        ("scala", "original") => Some(60),
+        ("scala", _) => Some(15),
+        ("squeeze" | "hex-squeeze", _) => Some(50),
+        ("swish" | "hex-swish", _) => Some(30),
+        ("contiguity" | "shoulder-to-shoulder", _) => Some(DEFAULT_MID_PLIES),
+        _ => None,
     }
 }
+
+/// The `mid` plies of a game [`mid_plies`] does not name, at most.
+pub const DEFAULT_MID_PLIES: usize = 40;
+
+/// Seeds tried for a `mid` or an `end` position before giving up.
+pub const SEEDS: u64 = 10_000;
 
 /// The `end` positions are this many plies before the end of a won game:
 /// the loser to move, the winner one move from winning.
@@ -167,7 +177,7 @@ pub const PLAYOUT_CAP: usize = 1_000;
 /// perft counts to `depth`):
 /// - `start`: the start; for the Squeeze family the fixed play position;
 /// - `mid`: a seeded random playout of [`mid_plies`] from the start (the
-///   first seed from 1 up whose game is then in play);
+///   first seed from 1 up whose game is then in play; [`SEEDS`] at most);
 /// - `end`: [`END_BEFORE`] plies before the end of the first seeded game,
 ///   from seed 1 up, won within [`PLAYOUT_CAP`] plies and still in play
 ///   then. Greedy games ([`greedy_playout`]) except for Scala, whose random
@@ -186,17 +196,24 @@ impl Visit for Generate {
             "hex-squeeze" | "hex-swish" => (parse(g, HEX_PLAY), "fixed".to_string()),
             _ => (g.start(), "start".to_string()),
         };
-        let plies = mid_plies(d.id, d.variant);
-        let mid = (1..)
+        let plies = mid_plies(d.id, d.variant).unwrap_or_else(|| {
+            // A short game (one that random play ends within a few dozen
+            // plies): a third of its first seeded random game.
+            let (_, n) = random_playout(g, &g.start(), 1, PLAYOUT_CAP);
+            DEFAULT_MID_PLIES.min(n / 3).max(1)
+        });
+        let mid = (1..=SEEDS)
             .find_map(|seed| {
                 let (p, n) = random_playout(g, &g.start(), seed, plies);
                 (n == plies && !g.outcome(&p).is_over() && g.phase(&p) == "play")
                     .then(|| (p, format!("random seed={seed} plies={plies}")))
             })
-            .expect("some seed");
+            .unwrap_or_else(|| {
+                panic!("{} {}: no random game of seeds 1..={SEEDS} is in play after {plies} plies", d.id, d.variant)
+            });
         let (kind, play): (_, Playout<G>) =
             if d.id == "scala" { ("random", random_playout::<G>) } else { ("greedy", greedy_playout::<G>) };
-        let end = (1..)
+        let end = (1..=SEEDS)
             .find_map(|seed| {
                 let (last, n) = play(g, &g.start(), seed, PLAYOUT_CAP);
                 if n <= END_BEFORE || !matches!(g.outcome(&last), Outcome::Won(_)) {
@@ -206,7 +223,7 @@ impl Visit for Generate {
                 let (p, _) = play(g, &g.start(), seed, plies);
                 (g.phase(&p) == "play").then(|| (p, format!("{kind} seed={seed} plies={plies}")))
             })
-            .expect("some seed");
+            .unwrap_or_else(|| panic!("{} {}: no {kind} game of seeds 1..={SEEDS} is won", d.id, d.variant));
         [("start", start), ("mid", mid), ("end", end)]
             .into_iter()
             .map(|(label, (p, origin))| BenchPosition {

@@ -301,10 +301,16 @@ pub fn analyse_root<G: Game>(
     // plies: 1 = win in 1, 2 = loss within 2, 3 = win in 3, ...; the
     // longest loss check comes after the longest win check (a forced win
     // makes it moot).
-    let mut order: Vec<u32> = (1..=horizon).collect();
-    if horizon >= 2 && horizon % 2 == 1 {
-        order.swap((horizon - 2) as usize, (horizon - 1) as usize);
+    let short = horizon.min(DEFAULT_HORIZON);
+    let mut order: Vec<u32> = (1..=short).collect();
+    if short >= 2 && short % 2 == 1 {
+        order.swap((short - 2) as usize, (short - 1) as usize);
     }
+    // Past the default horizon (a game asking for more, e.g. Scala's
+    // endgames): the longer wins first, then the longer losses, which are
+    // costly and moot once a win is found.
+    order.extend((short + 1..=horizon).filter(|p| p % 2 == 1));
+    order.extend((short + 1..=horizon).filter(|p| p % 2 == 0));
     // A win check paused for the loss check after it.
     let mut pending: Option<u32> = None;
     for plies in order {

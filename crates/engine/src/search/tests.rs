@@ -335,3 +335,28 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     }
     assert_eq!(Level::named("hard").unwrap().max_iterations, 10_000);
 }
+
+/// With the capture search on, the same seed and iterations give the same
+/// answer, and a win in one is still taken at once.
+#[test]
+fn the_capture_search_is_deterministic() {
+    let game = Bounded::new(crate::squeeze::Squeeze::new(crate::squeeze::GameId::Squeeze));
+    let pos = load(
+        &game,
+        "to_move=white; white=b1,b6; black=f1,c4; stones=d2,f2,g2,e3,f3,g3,d5,e5,f5; captured=white:8,black:2; setter=black",
+    );
+    let config = SearchConfig { quiescence: 4, ..Default::default() };
+    let run = || {
+        let b = budget(3, 2000);
+        let mut search = Mcts::new(&game, &HeuristicEval, pos.clone(), config.clone(), &b);
+        search.run(&b);
+        search.suggestion().expect("a move")
+    };
+    assert_eq!(run(), run());
+    let win = load(&game, "to_move=white; white=a1,a6; black=a2,a3; stones=d4");
+    let b = budget(0, 50);
+    let mut search = Mcts::new(&game, &HeuristicEval, win.clone(), config.clone(), &b);
+    search.run(&b);
+    let s = search.suggestion().expect("a move");
+    assert!(wins(&game, &win).contains(&s.mv) && s.proven);
+}

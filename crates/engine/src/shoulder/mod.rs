@@ -195,6 +195,10 @@ impl Game for ShoulderToShoulder {
         moves::move_details(self, pos, mv)
     }
 
+    fn is_legal(&self, pos: &Position, mv: Move) -> bool {
+        moves::is_legal(self, pos, mv)
+    }
+
     fn write_notation(&self, pos: &Position, mv: Move, out: &mut String) {
         moves::write_notation(self, pos, mv, out)
     }

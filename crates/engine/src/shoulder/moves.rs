@@ -119,6 +119,26 @@ pub(super) fn legal_moves(g: &ShoulderToShoulder, pos: &Position, out: &mut Vec<
     }
 }
 
+/// Whether `legal_moves` lists `mv`, without listing them: a piece move's
+/// destinations from its one cell (a pass is checked by listing).
+pub(super) fn is_legal(g: &ShoulderToShoulder, pos: &Position, mv: Move) -> bool {
+    let (from, to, squeeze) = match mv {
+        Move::Straight { from, to } => (from, to, false),
+        Move::Squeeze { from, to } => (from, to, true),
+        Move::Pass => {
+            let mut legal = Vec::new();
+            legal_moves(g, pos, &mut legal);
+            return legal.contains(&mv);
+        }
+    };
+    let me = pos.to_move;
+    if g.winner(pos).is_some() || pos.pieces[me as usize] & bit(from) == 0 {
+        return false;
+    }
+    let (s, q) = g.destinations(pos, me, from);
+    (if squeeze { q } else { s }) & bit(to) != 0
+}
+
 pub(super) fn parse_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> Result<Move, RulesError> {
     let text = text.trim();
     if let Some(w) = g.winner(pos) {

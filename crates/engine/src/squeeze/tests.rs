@@ -955,3 +955,16 @@ fn a_winning_bait_is_valued_as_lost_for_the_setter() {
     let ten = play_all(&g, &going, &["stone@b4", "done"]);
     assert!(g.search_value(&ten, SETTER) > -0.95);
 }
+
+/// A capture is noisy (the tree search's capture search follows it); a
+/// quiet slide and the pre-game moves are not.
+#[test]
+fn captures_are_noisy() {
+    let g = game(GameId::Squeeze);
+    // The RULES example: g7-d4 takes c3, b2 and d5.
+    let p = pos(&g, "to_move=white; white=a1,g7; black=d5,d6; stones=b2,c3; captured=white:0,black:3");
+    assert!(g.noisy(&p, &play_all(&g, &p, &["g7-d4"])));
+    assert!(!g.noisy(&p, &play_all(&g, &p, &["g7-g8"])));
+    let s = g.start();
+    assert!(!g.noisy(&s, &play_all(&g, &s, &["white@a1"])));
+}
