@@ -17,6 +17,7 @@ pub mod config;
 pub mod convert;
 pub mod echo;
 pub mod errors;
+pub mod malloc;
 pub mod render;
 pub mod server;
 pub mod service;
