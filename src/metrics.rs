@@ -53,7 +53,8 @@ pub struct MetricsArgs {
     #[arg(long)]
     json: Option<PathBuf>,
     /// Also write one SVG chart per game and variant into this directory
-    /// (`<id>-<variant>.svg`; from a contract `<id>-<variant>-contract<N>-<bidder>.svg`).
+    /// (`<id>-<variant>.svg`; from a contract `<id>-<variant>-contract<N>-<bidder>.svg`,
+    /// and the sweep's chart `contiguity-bidding-contracts-<bidder>-<player>.svg`).
     #[arg(long)]
     svg_dir: Option<PathBuf>,
     /// Begin every game (each match's first game) with these moves, by
@@ -179,6 +180,13 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
         println!("{}", r.summary_row());
     }
     let sweeps = sweeps(&reports);
+    if let Some(dir) = &a.svg_dir {
+        for s in &sweeps {
+            let player = s.player.replace([':', '=', ','], "-");
+            let path = dir.join(format!("contiguity-bidding-contracts-{}-{player}.svg", s.bidder.name()));
+            std::fs::write(&path, s.svg()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+    }
     for s in &sweeps {
         println!("\n{}", s.markdown());
     }

@@ -190,6 +190,84 @@ impl ContractSweep {
         s
     }
 
+    /// A chart: the bidder's rate by bid with its 95 % intervals, the
+    /// logistic fit, and the line at one half, as SVG text.
+    pub fn svg(&self) -> String {
+        let (w, h) = (560.0, 320.0);
+        let (x0, y0, pw, ph) = (60.0, 40.0, 460.0, 220.0);
+        let (lo, hi) = match (self.rows.first(), self.rows.last()) {
+            (Some(a), Some(b)) => (a.bid as f64 - 1.0, b.bid as f64 + 1.0),
+            _ => (0.0, 2.0),
+        };
+        let x = |b: f64| x0 + pw * (b - lo) / (hi - lo);
+        let y = |p: f64| y0 + ph * (1.0 - p);
+        let mut s = String::new();
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="sans-serif" font-size="11">"#
+        );
+        let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
+        let _ = writeln!(
+            s,
+            r#"<text x="10" y="18" font-size="13" font-weight="bold">Contiguity, bidding: {}, {} in every seat</text>"#,
+            self.moves(),
+            self.player
+        );
+        for t in [0.0, 0.25, 0.5, 0.75, 1.0] {
+            let stroke = if t == 0.5 { "#c44" } else { "#ddd" };
+            let _ = writeln!(
+                s,
+                r##"<line x1="{x0}" x2="{}" y1="{yy:.1}" y2="{yy:.1}" stroke="{stroke}"/><text x="{}" y="{:.1}" text-anchor="end">{:.0} %</text>"##,
+                x0 + pw,
+                x0 - 4.0,
+                y(t) + 4.0,
+                100.0 * t,
+                yy = y(t)
+            );
+        }
+        if let Some(f) = self.fit {
+            let pts: Vec<String> = (0..=100)
+                .map(|i| {
+                    let b = lo + (hi - lo) * i as f64 / 100.0;
+                    format!("{:.1},{:.1}", x(b), y(f.p(b)))
+                })
+                .collect();
+            let _ = writeln!(
+                s,
+                r##"<polyline points="{}" fill="none" stroke="#6a8fc7" stroke-width="1.5"/>"##,
+                pts.join(" ")
+            );
+        }
+        for r in &self.rows {
+            let cx = x(r.bid as f64);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{cx:.1}" x2="{cx:.1}" y1="{:.1}" y2="{:.1}" stroke="#222"/><circle cx="{cx:.1}" cy="{:.1}" r="3.5" fill="#c98a4b"/><text x="{cx:.1}" y="{:.1}" text-anchor="middle">{}</text>"##,
+                y(r.made.lo),
+                y(r.made.hi),
+                y(r.made.p()),
+                y0 + ph + 14.0,
+                r.bid
+            );
+        }
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">bid (moves); the bidder makes it, 95 % intervals; curve: logistic fit; red: one half</text>"#,
+            x0 + pw / 2.0,
+            y0 + ph + 32.0
+        );
+        if let Some((xh, a, b)) = self.fit.and_then(|f| f.half()) {
+            let _ = writeln!(
+                s,
+                r#"<text x="{}" y="{}" text-anchor="middle">fair bid {xh:.1} [{a:.1}, {b:.1}]</text>"#,
+                x0 + pw / 2.0,
+                y0 + ph + 50.0
+            );
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+
     pub fn json(&self) -> Json {
         Json::obj([
             ("player", self.player.as_str().into()),
@@ -339,6 +417,10 @@ mod tests {
         assert!(md.contains("logistic fit over all 60 games"), "{md}");
         let j = s.json().pretty();
         assert!(j.contains("\"bidder_moves\": \"first\"") && j.contains("\"fair_bid_logistic\": {"), "{j}");
+        let svg = s.svg();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
+        assert_eq!(svg.matches("<circle").count(), 3, "one point a bid");
+        assert!(svg.contains("<polyline") && svg.contains("fair bid 12.3 [11.3, 13.3]"), "{svg}");
         // Perfectly separated results: an interpolation, no fit.
         let sep = ContractSweep::new("x".into(), Bidder::Second, vec![row(10, 0, 5), row(20, 5, 5)]);
         assert_eq!(sep.crossings, [15.0]);
