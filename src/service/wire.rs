@@ -57,13 +57,18 @@ impl Wire {
         let b = s.as_bytes();
         if tag < 16 && b.len() < 0x80 {
             // The common case (a cell name, a notation): a one-byte key and
-            // a one-byte length, written with the bytes in one go rather
-            // than a capacity check a byte (hundreds of names a reply).
-            self.buf.reserve(2 + b.len());
+            // a one-byte length, then the bytes (hundreds of names a reply).
             self.buf.extend_from_slice(&[(tag << 3 | LEN) as u8, b.len() as u8]);
             self.buf.extend_from_slice(b);
-            return;
+        } else {
+            self.long_element(tag, b);
         }
+    }
+
+    /// [`Wire::element`] with a longer key or length.
+    #[cold]
+    #[inline(never)]
+    fn long_element(&mut self, tag: u32, b: &[u8]) {
         self.key(tag, LEN);
         self.varint(b.len() as u64);
         self.buf.extend_from_slice(b);
