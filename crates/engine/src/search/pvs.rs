@@ -539,7 +539,7 @@ fn answer<G: Game>(
 /// budget: about what one tree-search iteration costs in CPU time in
 /// Squeeze play (docs/ai.md, issue #22), so `max_iterations` (a level,
 /// `mcts:it=N`) buys the same time whichever search answers.
-pub const NODES_PER_ITERATION: u64 = 100;
+pub const NODES_PER_ITERATION: u64 = 28;
 
 /// Positions made when the budget bounds neither iterations nor time.
 pub const UNBOUNDED_NODES: u64 = 20_000_000;
