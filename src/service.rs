@@ -256,11 +256,12 @@ fn applied(game: &dyn AnyGame, state: &pb::GameState, r: &pb::ApplyMoveRequest) 
     game.apply_with(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))
 }
 
-/// Evaluate's work, shared by the `pb` reply and the lean one.
-fn evaluated(game: &dyn AnyGame, state: &pb::GameState) -> Result<(StateView, Evaluation), Status> {
+/// Evaluate's work, shared by the `pb` reply and the lean one; the groups'
+/// cells only in the full `view` (the basic one shows their count).
+fn evaluated(game: &dyn AnyGame, state: &pb::GameState, view: i32) -> Result<(StateView, Evaluation), Status> {
     let origin = Origin::State(state);
     let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
-    let (view, e) = game.evaluate(record).map_err(rules(origin))?;
+    let (view, e) = game.evaluate_with(record, convert::is_full(view)).map_err(rules(origin))?;
     convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
     Ok((view, e))
 }
@@ -416,7 +417,7 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let (view, e) = evaluated(game, state)?;
+                let (view, e) = evaluated(game, state, r.view)?;
                 Ok(convert::evaluation(game, &view, &e, r.view, r.state_form))
             },
         )

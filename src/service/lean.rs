@@ -156,7 +156,7 @@ impl tonic::server::UnaryService<pb::EvaluateRequest> for Unary<pb::EvaluateRequ
                     req,
                     |r| &r.state,
                     |game, state, r| {
-                        let (view, e) = evaluated(game, state)?;
+                        let (view, e) = evaluated(game, state, r.view)?;
                         Ok(wire::evaluate(game, &view, &e, r))
                     },
                 )

@@ -52,10 +52,21 @@ impl Wire {
     }
 
     /// One element of a repeated string field (written even when empty).
+    #[inline]
     fn element(&mut self, tag: u32, s: &str) {
+        let b = s.as_bytes();
+        if tag < 16 && b.len() < 0x80 {
+            // The common case (a cell name, a notation): a one-byte key and
+            // a one-byte length, written with the bytes in one go rather
+            // than a capacity check a byte (hundreds of names a reply).
+            self.buf.reserve(2 + b.len());
+            self.buf.extend_from_slice(&[(tag << 3 | LEN) as u8, b.len() as u8]);
+            self.buf.extend_from_slice(b);
+            return;
+        }
         self.key(tag, LEN);
-        self.varint(s.len() as u64);
-        self.buf.extend_from_slice(s.as_bytes());
+        self.varint(b.len() as u64);
+        self.buf.extend_from_slice(b);
     }
 
     /// A `uint32`, `uint64`, `bool` or enum field, left out when zero.
@@ -420,7 +431,7 @@ mod tests {
                         check_generate(game, &pb::GenerateMovesRequest { chosen_cells: chosen, ..r.clone() });
                     }
                     let r = pb::EvaluateRequest { state: Some(state.clone()), view, state_form };
-                    if let Ok((v, e)) = evaluated(game, &state) {
+                    if let Ok((v, e)) = evaluated(game, &state, view) {
                         let pb = crate::convert::evaluation(game, &v, &e, view, state_form);
                         assert_eq!(evaluate(game, &v, &e, &r), pb.encode_to_vec(), "Evaluate {r:?}");
                     }

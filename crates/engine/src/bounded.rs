@@ -231,7 +231,11 @@ impl<G: Game> Game for Bounded<G> {
     }
 
     fn evaluate(&self, pos: &Self::Position) -> Evaluation {
-        let mut e = self.game.evaluate(&pos.inner);
+        self.evaluate_with(pos, true)
+    }
+
+    fn evaluate_with(&self, pos: &Self::Position, cells: bool) -> Evaluation {
+        let mut e = self.game.evaluate_with(&pos.inner, cells);
         if let Some(p) = pos.resigned {
             e.status = crate::game::Status::Won;
             e.winners = self.others(p);

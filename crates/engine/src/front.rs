@@ -203,7 +203,12 @@ pub trait AnyGame: Send + Sync {
     /// [`AnyGame::apply`], listing the next legal moves when `next_moves`.
     fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError>;
     /// The position and the game's measures.
-    fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError>;
+    fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
+        self.evaluate_with(record, true)
+    }
+    /// [`AnyGame::evaluate`]; with `cells` false each group's cells may be
+    /// left out, its count kept ([`Game::evaluate_with`]).
+    fn evaluate_with(&self, record: Record, cells: bool) -> Result<(StateView, Evaluation), RulesError>;
     /// A good move for the player to move.
     fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError> {
         self.analyze(record, budget, Duration::MAX, &mut |_| true)
@@ -251,7 +256,7 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
     let reason = if outcome.is_over() { game.result_reason(pos) } else { None };
     let result = ResultView { winners, winner_seats, reason };
     StateView {
-        position: record.to_string(),
+        position: record.text(),
         record,
         to_move: game.to_move(pos),
         to_move_name,
@@ -321,6 +326,11 @@ fn on_field(mut e: RulesError, field: &str) -> RulesError {
 /// The route a notation of cells joined by `-` spells, when it is one of
 /// `mv`'s routes other than the one shown by default.
 fn spelled_route<G: Game>(game: &G, pos: &G::Position, mv: G::Move, text: &str) -> Option<Vec<Cell>> {
+    // Three cells or more, so two dashes at least: most notations (a
+    // from-to move, a placement, a word) are settled without a look-up.
+    if text.bytes().filter(|&b| b == b'-').count() < 2 {
+        return None;
+    }
     let d = game.description();
     let cells: Option<Vec<Cell>> = text.split('-').map(|c| d.cell_index(c.trim())).collect();
     let cells = cells.filter(|c| c.len() > 2)?;
@@ -646,9 +656,9 @@ impl<G: Game> AnyGame for G {
         Ok(ApplyView { played, mover, mover_name, mover_seat, state: view(self, &pos), renumbered, next_moves })
     }
 
-    fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
+    fn evaluate_with(&self, record: Record, cells: bool) -> Result<(StateView, Evaluation), RulesError> {
         let pos = self.from_record(record)?;
-        Ok((view(self, &pos), Game::evaluate(self, &pos)))
+        Ok((view(self, &pos), Game::evaluate_with(self, &pos, cells)))
     }
 
     fn analyze(

@@ -300,6 +300,15 @@ pub trait Game: Send + Sync + 'static {
     /// The game's measures for every player.
     fn evaluate(&self, pos: &Self::Position) -> Evaluation;
 
+    /// [`Game::evaluate`]; with `cells` false a game may leave each group's
+    /// cells out (an empty `Vec` a group, so the count stays): the service's
+    /// basic view shows only the count, and listing the cells is most of an
+    /// evaluation's allocations (issue #25). By default, `evaluate`.
+    fn evaluate_with(&self, pos: &Self::Position, cells: bool) -> Evaluation {
+        let _ = cells;
+        self.evaluate(pos)
+    }
+
     /// Starts the next game of a match from a finished game (Shoulder to
     /// Shoulder's three-game matches). Games without matches refuse.
     fn next_game(&self, finished: &Self::Position) -> Result<Self::Position, RulesError> {

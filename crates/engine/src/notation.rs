@@ -23,7 +23,10 @@ pub const MAX_KEYS: usize = 64;
 
 impl Record {
     pub fn new() -> Self {
-        Record::default()
+        // Room for every game's keys (at most eight): a record is built for
+        // every position a call reads or prints, and growing the list one
+        // pair at a time costs a reallocation or two each.
+        Record { entries: Vec::with_capacity(8) }
     }
 
     /// Parses position text. Rejects empty keys, a pair without `=`, a key
@@ -37,14 +40,14 @@ impl Record {
         }
         let mut rec = Record::new();
         for part in text.split(';') {
-            let part = part.trim();
+            let part = trim(part);
             if part.is_empty() {
                 continue;
             }
             let Some((k, v)) = part.split_once('=') else {
                 return Err(RulesError::bad_position("position", format!("`{part}` is not a key=value pair")));
             };
-            let (k, v) = (k.trim(), v.trim());
+            let (k, v) = (trim(k), trim(v));
             if k.is_empty() {
                 return Err(RulesError::bad_position("position", format!("`{part}` has no key")));
             }
@@ -122,6 +125,35 @@ impl Record {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+
+    /// The record as position text (what `to_string` prints), written into
+    /// one `String` of the exact length: every reply prints a position, and
+    /// the formatting machinery grows its buffer several times on the way.
+    pub fn text(&self) -> String {
+        let len: usize = self.entries.iter().map(|(k, v)| k.len() + v.len() + 3).sum();
+        let mut out = String::with_capacity(len);
+        for (i, (k, v)) in self.entries.iter().enumerate() {
+            if i > 0 {
+                out.push_str("; ");
+            }
+            out.push_str(k);
+            out.push('=');
+            out.push_str(v);
+        }
+        out
+    }
+}
+
+/// `s.trim()`, without decoding a character when both ends are printable
+/// ASCII (every name and number of a position): `trim` removes only
+/// whitespace, so such a string is its own trim.
+#[inline]
+pub fn trim(s: &str) -> &str {
+    match s.as_bytes() {
+        [a, .., b] if a.is_ascii_graphic() && b.is_ascii_graphic() => s,
+        [a] if a.is_ascii_graphic() => s,
+        _ => s.trim(),
+    }
 }
 
 impl std::fmt::Display for Record {
@@ -168,7 +200,7 @@ pub fn joined(a: &str, sep: &str, b: &str) -> String {
 
 /// Splits a comma-separated list; an empty value is the empty list.
 pub fn split_list(value: &str) -> impl Iterator<Item = &str> {
-    value.split(',').map(str::trim).filter(|s| !s.is_empty())
+    value.split(',').map(trim).filter(|s| !s.is_empty())
 }
 
 /// Parses a list of cell names into a bitboard, rejecting unknown cells and
@@ -194,6 +226,24 @@ pub fn parse_cells(
         set |= b;
     }
     Ok(set)
+}
+
+/// Appends `n` in decimal, without the formatting machinery.
+pub fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(d as char);
+    }
 }
 
 /// Prints a bitboard as a comma-separated list of cell names in board order.
@@ -242,6 +292,30 @@ mod tests {
         assert_eq!(r.get("to_move"), Some("red"));
         assert_eq!(r.get("white"), Some("30a, 29b"));
         assert_eq!(r.to_string(), "to_move=red; white=30a, 29b; red=1a");
+    }
+
+    #[test]
+    fn push_number_is_to_string() {
+        for n in [0, 1, 9, 10, 99, 100, 12345, u32::MAX] {
+            let mut out = String::from("x");
+            push_number(&mut out, n);
+            assert_eq!(out, format!("x{n}"));
+        }
+    }
+
+    #[test]
+    fn trim_is_str_trim() {
+        for s in ["", " ", "a", " a", "a ", " a b ", "1a", "\u{a0}x", "x\u{a0}", "\u{3000}", "é", "a\tb", "\n1a,"] {
+            assert_eq!(trim(s), s.trim(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn text_is_to_string() {
+        for t in ["to_move=red; white=30a, 29b; red=1a", "", "a=", "k=v"] {
+            let r = Record::parse(t).unwrap();
+            assert_eq!(r.text(), r.to_string());
+        }
     }
 
     #[test]

@@ -42,12 +42,17 @@ pub(super) fn outcome(pos: &Position) -> Outcome {
     Outcome::Ongoing
 }
 
-pub(super) fn evaluate(game: &Contiguity, pos: &Position) -> Evaluation {
+/// The measures; each group's cells only with `cells` (else an empty `Vec`
+/// a group: the count alone).
+pub(super) fn evaluate(game: &Contiguity, pos: &Position, cells: bool) -> Evaluation {
     let players = [WHITE, RED]
         .iter()
         .map(|&p| {
             let mine = pos.pieces[p as usize];
-            let groups = crate::bits::components(mine, &NEIGHBORS).into_iter().map(|g| Bits(g).collect()).collect();
+            let groups = crate::bits::components(mine, &NEIGHBORS)
+                .into_iter()
+                .map(|g| if cells { Bits(g).collect() } else { Vec::new() })
+                .collect();
             let bidder = pos.bidder == Some(p) && pos.phase == Phase::Play;
             PlayerMeasures {
                 player: p,

@@ -193,6 +193,10 @@ impl Game for Contiguity {
         moves::parse_move(pos, text)
     }
 
+    fn is_legal(&self, pos: &Position, mv: Move) -> bool {
+        moves::is_legal(pos, mv)
+    }
+
     fn move_notation(&self, pos: &Position, mv: Move) -> String {
         moves::move_notation(pos, mv)
     }
@@ -220,7 +224,11 @@ impl Game for Contiguity {
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
-        eval::evaluate(self, pos)
+        eval::evaluate(self, pos, true)
+    }
+
+    fn evaluate_with(&self, pos: &Position, cells: bool) -> Evaluation {
+        eval::evaluate(self, pos, cells)
     }
 
     fn result_reason(&self, pos: &Position) -> Option<&'static str> {

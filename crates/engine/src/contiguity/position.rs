@@ -153,14 +153,16 @@ pub(super) fn to_record(game: &Contiguity, pos: &Position) -> Record {
     r
 }
 
+/// The pieces in board order: each occupied cell once, its owner found by
+/// its bitboard (no sort of two lists).
 pub(super) fn pieces(pos: &Position) -> Vec<PieceAt> {
-    let mut v: Vec<PieceAt> = [WHITE, RED]
-        .iter()
-        .flat_map(|&p| {
-            Bits(pos.pieces[p as usize]).map(move |cell| PieceAt { cell, owner: Owner::Player(p), kind: "disk" })
-        })
-        .collect();
-    v.sort_by_key(|p| p.cell);
+    let white = pos.pieces[WHITE as usize];
+    let all = white | pos.pieces[RED as usize];
+    let mut v = Vec::with_capacity(all.count_ones() as usize);
+    for cell in Bits(all) {
+        let p = if white & (1u128 << cell) != 0 { WHITE } else { RED };
+        v.push(PieceAt { cell, owner: Owner::Player(p), kind: "disk" });
+    }
     v
 }
 

@@ -334,6 +334,57 @@ fn notation_round_trips_in_every_phase() {
 }
 
 #[test]
+fn is_legal_agrees_with_legal_moves() {
+    for g in [game(), bidding()] {
+        for seed in 0..6u64 {
+            let mut p = Game::start(&g);
+            for ply in 0..90u64 {
+                let mut legal = Vec::new();
+                g.legal_moves(&p, &mut legal);
+                for from in 0..CELLS as u8 {
+                    for to in 0..CELLS as u8 {
+                        let mv = Move::Piece { from, to };
+                        assert_eq!(g.is_legal(&p, mv), legal.contains(&mv), "{mv:?} at ply {ply}");
+                    }
+                }
+                for mv in [Move::Stop, Move::First, Move::Second, Move::Bid(1), Move::Bid(12)] {
+                    assert_eq!(g.is_legal(&p, mv), legal.contains(&mv), "{mv:?} at ply {ply}");
+                }
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[((seed * 31 + ply * 7) % legal.len() as u64) as usize];
+                g.play(&mut p, m);
+            }
+        }
+    }
+}
+
+#[test]
+fn move_kinds_without_routes_are_the_routes_kinds() {
+    let g = game();
+    for seed in 0..6u64 {
+        let mut p = Game::start(&g);
+        for ply in 0..90u64 {
+            let mut legal = Vec::new();
+            g.legal_moves(&p, &mut legal);
+            for &m in &legal {
+                let mut lean = MoveDetails::action(crate::game::MoveKind::Action);
+                g.details_into(&p, m, &mut lean, false);
+                let mut full = g.move_details(&p, m);
+                full.passed.clear();
+                assert_eq!(lean, full, "{m:?} at ply {ply}");
+            }
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[((seed * 37 + ply * 11) % legal.len() as u64) as usize];
+            g.play(&mut p, m);
+        }
+    }
+}
+
+#[test]
 fn random_playouts_keep_the_contract() {
     // Every listed move parses back and applies, the notation round-trips,
     // moves are unique and listed exactly while the game goes on.

@@ -131,7 +131,7 @@ impl Board {
 
     /// The index of a cell by name.
     pub fn cell(&self, name: &str) -> Option<u8> {
-        let name = name.trim();
+        let name = crate::notation::trim(name);
         let name = name.as_bytes();
         self.by_name.binary_search_by(|&(n, _)| short_cmp(n.as_bytes(), name)).ok().map(|i| self.by_name[i].1)
     }

@@ -129,7 +129,9 @@ pub(super) fn outcome(g: &ShoulderToShoulder, pos: &Position) -> Outcome {
     }
 }
 
-pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position) -> Evaluation {
+/// The measures; each group's cells only with `cells` (else an empty `Vec`
+/// a group: the count alone).
+pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> Evaluation {
     let winner = g.winner(pos);
     let outcome = outcome(g, pos);
     let over = outcome.is_over();
@@ -141,7 +143,7 @@ pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position) -> Evaluation {
             totals.push(total);
             PlayerMeasures {
                 player: p,
-                groups: groups.into_iter().map(|g| Bits(g).collect()).collect(),
+                groups: groups.into_iter().map(|g| if cells { Bits(g).collect() } else { Vec::new() }).collect(),
                 pieces: Some(pos.pieces[p as usize].count_ones()),
                 penalty: Some(penalty),
                 one_move_from_connecting: Some(one_move),
@@ -177,7 +179,7 @@ pub(super) fn result_reason(g: &ShoulderToShoulder, pos: &Position) -> Option<&'
 
 pub(super) fn match_standing(g: &ShoulderToShoulder, pos: &Position) -> Option<MatchStanding> {
     if outcome(g, pos).is_over() {
-        return evaluate(g, pos).match_standing;
+        return evaluate(g, pos, false).match_standing;
     }
     Some(MatchStanding {
         game_number: pos.game as u32,

@@ -218,7 +218,11 @@ impl Game for ShoulderToShoulder {
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
-        eval::evaluate(self, pos)
+        eval::evaluate(self, pos, true)
+    }
+
+    fn evaluate_with(&self, pos: &Position, cells: bool) -> Evaluation {
+        eval::evaluate(self, pos, cells)
     }
 
     fn result_reason(&self, pos: &Position) -> Option<&'static str> {

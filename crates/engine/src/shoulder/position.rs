@@ -158,20 +158,37 @@ pub(super) fn to_record(g: &ShoulderToShoulder, pos: &Position) -> Record {
     }
     r.push("game", pos.game.to_string());
     r.push("games", pos.games.to_string());
-    let pen: Vec<String> = (0..seats).map(|k| format!("{}:{}", COLOURS[k], pos.penalties[k])).collect();
-    r.push("penalties", pen.join(","));
+    // `red:0,green:3`, written without the formatting machinery (every
+    // reply prints the position).
+    let mut pen = String::with_capacity(24);
+    for (k, colour) in COLOURS.iter().enumerate().take(seats) {
+        if k > 0 {
+            pen.push(',');
+        }
+        pen.push_str(colour);
+        pen.push(':');
+        crate::notation::push_number(&mut pen, pos.penalties[k]);
+    }
+    r.push("penalties", pen);
     r
 }
 
+/// The pieces in board order: each occupied cell once, its owner found
+/// by its bitboard (no sort of three lists).
 pub(super) fn pieces(g: &ShoulderToShoulder, pos: &Position) -> Vec<PieceAt> {
     let two = g.variant == Variant::TwoPlayer;
-    let mut v: Vec<PieceAt> = (0..3u8)
-        .flat_map(|k| {
-            let (owner, kind) =
-                if two && k == BLUE { (Owner::Neutral, "blocker") } else { (Owner::Player(k), "piece") };
-            Bits(pos.pieces[k as usize]).map(move |cell| PieceAt { cell, owner, kind })
-        })
-        .collect();
-    v.sort_by_key(|p| p.cell);
+    let [a, b, c] = pos.pieces;
+    let mut v = Vec::with_capacity((a | b | c).count_ones() as usize);
+    for cell in Bits(a | b | c) {
+        let k = if a & bit(cell) != 0 {
+            0
+        } else if b & bit(cell) != 0 {
+            1
+        } else {
+            BLUE
+        };
+        let (owner, kind) = if two && k == BLUE { (Owner::Neutral, "blocker") } else { (Owner::Player(k), "piece") };
+        v.push(PieceAt { cell, owner, kind });
+    }
     v
 }
