@@ -2,7 +2,9 @@
 //! docs/games.md). The games are played in-process through the engine
 //! (`parlour_engine::metrics`); no server is involved.
 
-use parlour_engine::metrics::{measure, summary_header, Settings};
+use parlour_engine::metrics::contract::{parse_bids, parse_opening, sweeps};
+use parlour_engine::metrics::selfplay::check_opening;
+use parlour_engine::metrics::{measure, summary_header, Bidder, Opening, Settings};
 use parlour_engine::search::arena::PlayerSpec;
 use parlour_engine::Registry;
 use std::io::Write;
@@ -16,7 +18,9 @@ use std::time::Instant;
 An iteration-bound player (level:easy, level:medium, mcts:it=N) makes the report reproducible: the same seed \
 gives the same figures on any machine (only the seconds differ).\n\
 Example: parlour metrics --game contiguity/bidding --player level:easy --games 100 --seed 1 \
---json out.json --svg-dir docs/img/games")]
+--json out.json --svg-dir docs/img/games\n\
+Fixed contracts (Contiguity's bidding, the bidder's success by bid and the fair bid): \
+parlour metrics --game contiguity/bidding --player level:easy --contract 8..20/2 --bidder first,second --games 40")]
 pub struct MetricsArgs {
     /// Games to measure, as `id` or `id/variant`; repeat the flag or use
     /// `all` for every game and variant.
@@ -49,9 +53,46 @@ pub struct MetricsArgs {
     #[arg(long)]
     json: Option<PathBuf>,
     /// Also write one SVG chart per game and variant into this directory
-    /// (`<id>-<variant>.svg`).
+    /// (`<id>-<variant>.svg`; from a contract `<id>-<variant>-contract<N>-<bidder>.svg`,
+    /// and the sweep's chart `contiguity-bidding-contracts-<bidder>-<player>.svg`).
     #[arg(long)]
     svg_dir: Option<PathBuf>,
+    /// Begin every game (each match's first game) with these moves, by
+    /// notation, separated by spaces or commas (e.g. `--opening 'bid12 stop
+    /// first'`); the players take over after them. Any game.
+    #[arg(long, conflicts_with = "contract")]
+    opening: Option<String>,
+    /// Contiguity's bidding from fixed contracts: the white seat bids N, the
+    /// red seat stops, the bidder moves as `--bidder` says. A list of bids
+    /// and ranges (`12`, `8..20/2`, `10,12,13`); each bid is measured like a
+    /// variant (`--max-seconds` applies to each), and the report adds the
+    /// bidder's success by bid and the fair bid (made half the time).
+    #[arg(long)]
+    contract: Option<String>,
+    /// With `--contract`: the bidder moves `first`, `second`, or `chooses`
+    /// (its player picks, as from the start); a comma-separated list plays
+    /// each.
+    #[arg(long, default_value = "first", requires = "contract")]
+    bidder: String,
+}
+
+/// The openings to measure each game with: one, or one per contract.
+fn openings(a: &MetricsArgs) -> anyhow::Result<Vec<Opening>> {
+    if let Some(text) = &a.opening {
+        let moves = parse_opening(text);
+        if moves.is_empty() {
+            anyhow::bail!("--opening: no moves given");
+        }
+        return Ok(vec![Opening::Moves(moves)]);
+    }
+    let Some(text) = &a.contract else { return Ok(vec![Opening::None]) };
+    let bids = parse_bids(text).map_err(|e| anyhow::anyhow!("--contract: {e}"))?;
+    let mut out = Vec::new();
+    for b in a.bidder.split(',') {
+        let bidder: Bidder = b.parse().map_err(|e| anyhow::anyhow!("--bidder: {e}"))?;
+        out.extend(bids.iter().map(|&bid| Opening::Contract { bid, bidder }));
+    }
+    Ok(out)
 }
 
 /// Plays and prints the markdown report on stdout, progress on stderr.
@@ -70,11 +111,39 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
     if let Some(dir) = &a.svg_dir {
         std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("--svg-dir {}: {e}", dir.display()))?;
     }
-    let settings = Settings { player, matches: a.games, seed: a.seed, max_plies: a.max_plies };
-    let mut reports = Vec::new();
-    for game in games {
+    let openings = openings(&a)?;
+    for game in &games {
         let d = game.description();
-        let label = format!("{}/{}", d.id, d.variant);
+        for opening in &openings {
+            if matches!(opening, Opening::Contract { .. }) && (d.id, d.variant) != ("contiguity", "bidding") {
+                anyhow::bail!(
+                    "--contract: plays Contiguity's bidding variant only (--game contiguity/bidding), not {}/{}",
+                    d.id,
+                    d.variant
+                );
+            }
+            let option = if a.opening.is_some() { "--opening" } else { "--contract" };
+            if *opening != Opening::None {
+                check_opening(*game, &opening.moves())
+                    .map_err(|e| anyhow::anyhow!("{option} ({}/{}): {e}", d.id, d.variant))?;
+            }
+        }
+    }
+    let mut reports = Vec::new();
+    for (game, opening) in games.iter().flat_map(|g| openings.iter().map(move |o| (*g, o))) {
+        if a.stop_file.as_ref().is_some_and(|f| f.exists()) && !reports.is_empty() {
+            eprintln!("--stop-file found: no more variants or contracts");
+            break;
+        }
+        let settings = Settings {
+            player: player.clone(),
+            matches: a.games,
+            seed: a.seed,
+            max_plies: a.max_plies,
+            opening: opening.clone(),
+        };
+        let d = game.description();
+        let label = format!("{}/{}{}", d.id, d.variant, opening.flags());
         let started = Instant::now();
         let report = measure(game, &settings, &mut |m, trace| {
             let plies: usize = trace.games.iter().map(|g| g.plies.len()).sum();
@@ -97,7 +166,11 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
         })?;
         eprintln!();
         if let Some(dir) = &a.svg_dir {
-            let path = dir.join(format!("{}-{}.svg", d.id, d.variant));
+            let suffix = match opening {
+                Opening::Contract { bid, bidder } => format!("-contract{bid}-{}", bidder.name()),
+                _ => String::new(),
+            };
+            let path = dir.join(format!("{}-{}{suffix}.svg", d.id, d.variant));
             std::fs::write(&path, report.svg()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
         reports.push(report);
@@ -106,11 +179,29 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
     for r in &reports {
         println!("{}", r.summary_row());
     }
+    let sweeps = sweeps(&reports);
+    if let Some(dir) = &a.svg_dir {
+        for s in &sweeps {
+            let player = s.player.replace([':', '=', ','], "-");
+            let path = dir.join(format!("contiguity-bidding-contracts-{}-{player}.svg", s.bidder.name()));
+            std::fs::write(&path, s.svg()).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+    }
+    for s in &sweeps {
+        println!("\n{}", s.markdown());
+    }
     for r in &reports {
         println!("\n{}", r.markdown());
     }
     if let Some(path) = &a.json {
-        let all = parlour_engine::metrics::json::Json::Arr(reports.iter().map(|r| r.json()).collect());
+        use parlour_engine::metrics::json::Json;
+        let mut all = Json::Arr(reports.iter().map(|r| r.json()).collect());
+        if !sweeps.is_empty() {
+            all = Json::obj([
+                ("contract_sweeps", Json::Arr(sweeps.iter().map(|s| s.json()).collect())),
+                ("reports", all),
+            ]);
+        }
         std::fs::write(path, all.pretty()).map_err(|e| anyhow::anyhow!("--json {}: {e}", path.display()))?;
     }
     Ok(())

@@ -278,4 +278,8 @@ impl<G: Game> Game for Bounded<G> {
     fn noisy(&self, pos: &Self::Position, child: &Self::Position) -> bool {
         self.game.noisy(&pos.inner, &child.inner)
     }
+
+    fn prefers_alpha_beta(&self, pos: &Self::Position) -> bool {
+        self.game.prefers_alpha_beta(&pos.inner)
+    }
 }

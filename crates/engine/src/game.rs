@@ -438,4 +438,13 @@ pub trait Game: Send + Sync + 'static {
     fn noisy(&self, _pos: &Self::Position, _child: &Self::Position) -> bool {
         false
     }
+
+    /// Whether the player should choose its move in `pos` by alpha-beta
+    /// search ([`crate::search::pvs`]) rather than the tree search: a game
+    /// says so where play is sharp and narrow enough for exhaustive search
+    /// to see further than Monte Carlo averages (the Squeeze family's
+    /// capture races, issue #22). Two-player games only. By default never.
+    fn prefers_alpha_beta(&self, _pos: &Self::Position) -> bool {
+        false
+    }
 }

@@ -17,9 +17,10 @@
 //! module is touched. With an iteration-bound player the same seed gives
 //! the same report, on any machine (only the seconds differ).
 
+pub mod contract;
 pub mod json;
 pub mod report;
 pub mod selfplay;
 pub mod stats;
 
-pub use report::{measure, summarise, summary_header, Settings, VariantReport};
+pub use report::{measure, summarise, summary_header, Bidder, Opening, Settings, VariantReport};

@@ -22,6 +22,71 @@ pub struct Settings {
     pub seed: u64,
     /// A game still going after this many plies is cut off (no winner).
     pub max_plies: u32,
+    /// What each match's first game begins with.
+    pub opening: Opening,
+}
+
+/// Who moves first once a fixed contract is bid (Contiguity's bidding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bidder {
+    /// The bidder moves first (plays white).
+    First,
+    /// The bidder moves second (plays red).
+    Second,
+    /// The bidder's player chooses, as in a game played from the start.
+    Chooses,
+}
+
+impl Bidder {
+    pub fn name(self) -> &'static str {
+        match self {
+            Bidder::First => "first",
+            Bidder::Second => "second",
+            Bidder::Chooses => "chooses",
+        }
+    }
+}
+
+/// The moves every game (each match's first game) begins with, before the
+/// players take over.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Opening {
+    /// From the game's start position.
+    #[default]
+    None,
+    /// These moves, by notation (`--opening`).
+    Moves(Vec<String>),
+    /// Contiguity's bidding variant from a fixed contract (`--contract`):
+    /// the white seat bids `bid`, the red seat stops, and the white seat,
+    /// the bidder, moves as `bidder` says.
+    Contract { bid: u32, bidder: Bidder },
+}
+
+impl Opening {
+    /// The moves, by notation.
+    pub fn moves(&self) -> Vec<String> {
+        match self {
+            Opening::None => vec![],
+            Opening::Moves(m) => m.clone(),
+            Opening::Contract { bid, bidder } => {
+                let mut m = vec![format!("bid{bid}"), "stop".into()];
+                if *bidder != Bidder::Chooses {
+                    m.push(bidder.name().into());
+                }
+                m
+            }
+        }
+    }
+
+    /// The command-line options that give this opening (empty for none),
+    /// each with a leading space.
+    pub fn flags(&self) -> String {
+        match self {
+            Opening::None => String::new(),
+            Opening::Moves(m) => format!(" --opening '{}'", m.join(" ")),
+            Opening::Contract { bid, bidder } => format!(" --contract {bid} --bidder {}", bidder.name()),
+        }
+    }
 }
 
 /// A game-specific table: labelled figures, and the same as JSON.
@@ -45,6 +110,14 @@ pub struct VariantReport {
     pub max_plies: u32,
     /// The command that reproduces this report.
     pub command: String,
+    /// The moves every game began with (see [`Opening`]).
+    pub opening: Vec<String>,
+    /// The fixed contract the games were played from, if any.
+    pub contract: Option<(u32, Bidder)>,
+    /// Contiguity's bidding: the bidder's record over the games with a
+    /// winner (it wins = it makes its bid), and its losses by running out
+    /// of moves.
+    pub bidder_made: Option<(Rate, u64)>,
     /// Participants' names (seats at the start).
     pub seats: Vec<String>,
     pub games: u64,
@@ -96,7 +169,13 @@ pub fn measure(
 ) -> Result<VariantReport, RulesError> {
     let mut matches = Vec::new();
     for m in 0..settings.matches {
-        let trace = play_match(game, &settings.player, mix(settings.seed, m as u64), settings.max_plies)?;
+        let trace = play_match(
+            game,
+            &settings.player,
+            mix(settings.seed, m as u64),
+            settings.max_plies,
+            &settings.opening.moves(),
+        )?;
         let go_on = progress(m, &trace);
         matches.push(trace);
         if !go_on {
@@ -166,8 +245,11 @@ pub fn summarise(game: &dyn AnyGame, settings: &Settings, matches: &[MatchTrace]
     let comebacks = Rate::new(trailed, decided.len() as u64);
 
     let mut extras = Vec::new();
+    let mut bidder_made = None;
     if start.phase == "bidding" {
-        extras.push(bidding(&games));
+        let (extra, made, ran_out) = bidding(&games);
+        extras.push(extra);
+        bidder_made = Some((made, ran_out));
     }
     if start.phase == "setup" {
         extras.push(pie(&games));
@@ -189,14 +271,21 @@ pub fn summarise(game: &dyn AnyGame, settings: &Settings, matches: &[MatchTrace]
         seed: settings.seed,
         max_plies: settings.max_plies,
         command: format!(
-            "parlour metrics --game {}/{} --player {} --games {} --seed {} --max-plies {}",
+            "parlour metrics --game {}/{} --player {} --games {} --seed {} --max-plies {}{}",
             d.id,
             d.variant,
             settings.player,
             matches.len(),
             settings.seed,
-            settings.max_plies
+            settings.max_plies,
+            settings.opening.flags()
         ),
+        opening: settings.opening.moves(),
+        contract: match settings.opening {
+            Opening::Contract { bid, bidder } => Some((bid, bidder)),
+            _ => None,
+        },
+        bidder_made,
         seats,
         games: total,
         by_order,
@@ -253,11 +342,11 @@ pub fn seat_order_rates(games: &[&GameTrace], n: usize) -> Vec<Vec<Rate>> {
         .collect()
 }
 
-fn rate_json(r: &Rate) -> Json {
+pub(crate) fn rate_json(r: &Rate) -> Json {
     Json::obj([("k", r.k.into()), ("n", r.n.into()), ("p", r.p().into()), ("lo", r.lo.into()), ("hi", r.hi.into())])
 }
 
-fn spread_json(s: &Spread) -> Json {
+pub(crate) fn spread_json(s: &Spread) -> Json {
     Json::obj([
         ("n", s.n.into()),
         ("min", s.min.into()),
@@ -271,7 +360,7 @@ fn spread_json(s: &Spread) -> Json {
 
 /// Contiguity's bidding: the bids, the bidder's choice, and whether the
 /// bidder makes its bid.
-fn bidding(games: &[&GameTrace]) -> Extra {
+fn bidding(games: &[&GameTrace]) -> (Extra, Rate, u64) {
     let (mut opening, mut last, mut count) = (vec![], vec![], vec![]);
     let (mut first, mut white_seat_bidder, mut made, mut decided, mut ran_out) = (0u64, 0u64, 0u64, 0u64, 0u64);
     // (games, made) when the bidder moves first, and second.
@@ -306,7 +395,7 @@ fn bidding(games: &[&GameTrace]) -> Extra {
         (Rate::new(first, n), Rate::new(white_seat_bidder, n), Rate::new(made, decided));
     let table: Vec<String> = by_bid.iter().map(|(b, (g, w))| format!("{b}: {w}/{g}")).collect();
     let [made_first, made_second] = by_choice.map(|(g, w)| Rate::new(w, g));
-    Extra {
+    let extra = Extra {
         title: "Bidding".into(),
         rows: vec![
             ("opening bid (white seat), median (quartiles)".into(), opening.brief(1)),
@@ -342,7 +431,8 @@ fn bidding(games: &[&GameTrace]) -> Extra {
                 ),
             ),
         ]),
-    }
+    };
+    (extra, made, ran_out)
 }
 
 /// Squeeze/Swish's set-up and pie choice (the stones not placed are the
@@ -512,6 +602,13 @@ impl VariantReport {
             ("seed", self.seed.into()),
             ("max_plies", self.max_plies.into()),
             ("command", self.command.as_str().into()),
+            ("opening", Json::Arr(self.opening.iter().map(|m| m.as_str().into()).collect())),
+            (
+                "contract",
+                self.contract.map_or(Json::Null, |(bid, bidder)| {
+                    Json::obj([("bid", bid.into()), ("bidder_moves", bidder.name().into())])
+                }),
+            ),
             ("games", self.games.into()),
             ("seats", Json::Arr(self.seats.iter().map(|s| s.as_str().into()).collect())),
             ("wins_by_play_order", Json::Arr(self.by_order.iter().map(rate_json).collect())),
@@ -579,6 +676,10 @@ impl VariantReport {
         let mut s = String::new();
         let _ = writeln!(s, "### {} / {} ({})\n", self.name, self.variant, self.author);
         let _ = writeln!(s, "`{}`\n", self.command);
+        if !self.opening.is_empty() {
+            let _ =
+                writeln!(s, "Every game begins with `{}`; the players take over after it.\n", self.opening.join(" "));
+        }
         let _ = writeln!(
             s,
             "{} games ({} in every seat), {:.0} s in all (wall clock).\n",
@@ -792,7 +893,7 @@ mod tests {
     fn run(id: &str, variant: &str, player: &str, matches: u32, seed: u64, max_plies: u32) -> VariantReport {
         let reg = Registry::new();
         let game = reg.get(id, variant).unwrap();
-        let settings = Settings { player: player.parse().unwrap(), matches, seed, max_plies };
+        let settings = Settings { player: player.parse().unwrap(), matches, seed, max_plies, opening: Opening::None };
         measure(game, &settings, &mut |_, _| true).unwrap()
     }
 
@@ -824,7 +925,13 @@ mod tests {
     fn a_run_stopped_early_reports_what_a_shorter_run_would() {
         let reg = Registry::new();
         let game = reg.get("contiguity", "bidding").unwrap();
-        let settings = Settings { player: "mcts:it=10".parse().unwrap(), matches: 5, seed: 3, max_plies: 60 };
+        let settings = Settings {
+            player: "mcts:it=10".parse().unwrap(),
+            matches: 5,
+            seed: 3,
+            max_plies: 60,
+            opening: Opening::None,
+        };
         let stopped = timeless(measure(game, &settings, &mut |m, _| m < 1).unwrap());
         assert_eq!(stopped.games, 2);
         assert!(stopped.command.contains("--games 2 "), "{}", stopped.command);

@@ -13,6 +13,13 @@
 //! [`AnyGame::next_game`] until the game refuses; every other game is a
 //! match of one. Seeds derive from the run's seed, the match, the game in
 //! the match and the ply, so an iteration-bound player replays exactly.
+//!
+//! An *opening* (moves given by notation) is played from the start of each
+//! match's first game before the players take over: its plies are recorded
+//! like the others (without search values), so a game measured from a
+//! fixed contract or a fixed set-up reports exactly as one that reached it
+//! by play would. [`check_opening`] tells a bad opening apart before any
+//! game is played.
 
 use crate::error::RulesError;
 use crate::front::{AnyGame, MoveInput};
@@ -91,8 +98,35 @@ fn choose(
     Ok((s.mv.notation, Some(s.values)))
 }
 
-/// Plays one game from `start` with `spec` in every seat.
-pub fn play_game(game: &dyn AnyGame, spec: &PlayerSpec, seed: u64, start: Record) -> Result<GameTrace, RulesError> {
+/// Checks that `opening` is a sequence of legal moves from the game's
+/// start that leaves the game going: the error names the move (by its
+/// number, from 1) and what the rules say.
+pub fn check_opening(game: &dyn AnyGame, opening: &[String]) -> Result<(), String> {
+    let mut state = game.start();
+    for (i, mv) in opening.iter().enumerate() {
+        if state.outcome != Outcome::Ongoing {
+            return Err(format!("move {} `{mv}`: the game is already over", i + 1));
+        }
+        let applied = game
+            .apply(state.record.clone(), &MoveInput::Notation(mv.clone()))
+            .map_err(|e| format!("move {} `{mv}`: {e}", i + 1))?;
+        state = applied.state;
+    }
+    if state.outcome != Outcome::Ongoing {
+        return Err(format!("the game is over after its {} moves: nothing is left to play", opening.len()));
+    }
+    Ok(())
+}
+
+/// Plays one game from `start` with `spec` in every seat, the first moves
+/// given by `opening` (see the module's notes).
+pub fn play_game(
+    game: &dyn AnyGame,
+    spec: &PlayerSpec,
+    seed: u64,
+    start: Record,
+    opening: &[String],
+) -> Result<GameTrace, RulesError> {
     let started = Instant::now();
     let seats = game.description().players.len();
     let mut state = game.load(start)?;
@@ -106,7 +140,10 @@ pub fn play_game(game: &dyn AnyGame, spec: &PlayerSpec, seed: u64, start: Record
         if state.phase == "play" && first_in_play.is_none() {
             first_in_play = Some(mover);
         }
-        let (notation, values) = choose(game, spec, &state.record, mix(seed, plies.len() as u64))?;
+        let (notation, values) = match opening.get(plies.len()) {
+            Some(mv) => (mv.clone(), None),
+            None => choose(game, spec, &state.record, mix(seed, plies.len() as u64))?,
+        };
         let applied = game.apply(state.record.clone(), &MoveInput::Notation(notation))?;
         // Values are per player index of the position searched: the same
         // seats as `seat_of` before the move.
@@ -159,15 +196,23 @@ pub fn play_game(game: &dyn AnyGame, spec: &PlayerSpec, seed: u64, start: Record
 }
 
 /// Plays one match (one game, for games without matches) from the game's
-/// start, every game ending at the latest after `max_plies` plies.
-pub fn play_match(game: &dyn AnyGame, spec: &PlayerSpec, seed: u64, max_plies: u32) -> Result<MatchTrace, RulesError> {
+/// start, every game ending at the latest after `max_plies` plies; the
+/// match's first game begins with `opening`.
+pub fn play_match(
+    game: &dyn AnyGame,
+    spec: &PlayerSpec,
+    seed: u64,
+    max_plies: u32,
+    opening: &[String],
+) -> Result<MatchTrace, RulesError> {
     let mut start = game.start().record;
     if max_plies > 0 {
         start.push("max_plies", max_plies.to_string());
     }
     let mut games = Vec::new();
     loop {
-        let trace = play_game(game, spec, mix(seed, games.len() as u64), start)?;
+        let first = if games.is_empty() { opening } else { &[] };
+        let trace = play_game(game, spec, mix(seed, games.len() as u64), start, first)?;
         let next = game.next_game(trace.end.clone());
         games.push(trace);
         match next {
@@ -206,8 +251,8 @@ mod tests {
         let reg = Registry::new();
         let game = reg.get("contiguity", "bidding").unwrap();
         let spec: PlayerSpec = "mcts:it=20".parse().unwrap();
-        let a = play_match(game, &spec, 7, 60).unwrap();
-        let b = play_match(game, &spec, 7, 60).unwrap();
+        let a = play_match(game, &spec, 7, 60, &[]).unwrap();
+        let b = play_match(game, &spec, 7, 60, &[]).unwrap();
         let strip = |m: &MatchTrace| m.games.iter().map(|g| (g.plies.clone(), g.winners.clone())).collect::<Vec<_>>();
         assert_eq!(strip(&a), strip(&b));
         let g = &a.games[0];
@@ -221,7 +266,7 @@ mod tests {
     fn a_shoulder_match_plays_every_game_and_totals_penalties() {
         let reg = Registry::new();
         let game = reg.get("shoulder-to-shoulder", "two-player").unwrap();
-        let m = play_match(game, &PlayerSpec::Random, 3, 30).unwrap();
+        let m = play_match(game, &PlayerSpec::Random, 3, 30, &[]).unwrap();
         assert_eq!(m.games.len(), 2, "two games a match with two players");
         assert!(m.games.iter().all(|g| g.cut_off && g.plies.len() == 30), "random play does not connect in 30 plies");
         // Game 2 is started by the second seat.
@@ -238,12 +283,46 @@ mod tests {
         let game = reg.get("squeeze", "").unwrap();
         let start = Record::parse("to_move=chooser; white=a1,h8; black=h1,a8; stones=; phase=choice").unwrap();
         for seed in 0..4 {
-            let g = play_game(game, &PlayerSpec::Random, seed, start.clone()).unwrap();
+            let g = play_game(game, &PlayerSpec::Random, seed, start.clone(), &[]).unwrap();
             // Whatever it answers, the chooser (participant 1) wins: taking
             // 19 stones wins at once, and a colour hands the setter 19.
             let chooser_took_bait = g.plies[0].notation == "bait";
             assert_eq!(g.winners, if chooser_took_bait { vec![1] } else { vec![0] }, "{}", g.end);
             assert_eq!(g.colour_of[0] + g.colour_of[1], 1);
         }
+    }
+
+    #[test]
+    fn an_opening_is_played_before_the_players_take_over() {
+        let reg = Registry::new();
+        let game = reg.get("contiguity", "bidding").unwrap();
+        let opening: Vec<String> = ["bid12", "stop", "second"].map(String::from).into();
+        assert_eq!(check_opening(game, &opening), Ok(()));
+        let spec: PlayerSpec = "mcts:it=20".parse().unwrap();
+        let m = play_match(game, &spec, 5, 60, &opening).unwrap();
+        let g = &m.games[0];
+        let forced: Vec<&str> = g.plies[..3].iter().map(|p| p.notation.as_str()).collect();
+        assert_eq!(forced, ["bid12", "stop", "second"]);
+        assert!(g.plies[..3].iter().all(|p| p.values.is_none()), "no search made these moves");
+        assert!(g.plies[3..].iter().all(|p| p.phase == "play" && p.values.is_some()));
+        // The white seat bid 12 and chose to move second: it plays red.
+        assert_eq!(g.colour_of, vec![1, 0]);
+        assert_eq!(g.first_in_play, Some(1));
+        assert!(g.plies.len() <= 3 + 2 * 12, "the bidder has 12 moves at most");
+        let again = play_match(game, &spec, 5, 60, &opening).unwrap();
+        assert_eq!(again.games[0].plies, g.plies, "an opening replays like any game");
+    }
+
+    #[test]
+    fn a_bad_opening_names_the_move() {
+        let reg = Registry::new();
+        let game = reg.get("contiguity", "bidding").unwrap();
+        let err = check_opening(game, &["bid12".into(), "bid13".into()]).unwrap_err();
+        assert!(err.starts_with("move 2 `bid13`: "), "{err}");
+        let err = check_opening(game, &["stop".into()]).unwrap_err();
+        assert!(err.starts_with("move 1 `stop`: "), "{err}");
+        let squeeze = reg.get("squeeze", "").unwrap();
+        let err = check_opening(squeeze, &["done".into()]).unwrap_err();
+        assert!(err.starts_with("move 1 `done`: "), "kings first: {err}");
     }
 }

@@ -8,6 +8,11 @@
 //! - Lead and drama over a game, from the search's value of each position
 //!   for each participant: [`leader`], [`lead_changes`], [`decided_at`],
 //!   [`trailed_share`].
+//! - Where a rate crosses one half along a dose (Contiguity's contract
+//!   sweep: the bidder's success by the number of moves bid):
+//!   [`crossings`] (linear interpolation between measured points) and
+//!   [`Logistic`] (a maximum-likelihood logistic fit, with the 95 %
+//!   interval of its crossing by the delta method).
 
 use crate::search::arena::wilson;
 
@@ -138,6 +143,107 @@ pub fn trailed_share(series: &[Vec<f64>], winner: usize) -> f64 {
     behind as f64 / series.len() as f64
 }
 
+/// Where the piecewise-linear curve through `points` (`(x, rate)`, sorted
+/// by `x`) crosses `level`: one `x` per crossing, interpolated linearly
+/// between the two measured points on either side (a point exactly at the
+/// level counts once). Empty when the curve stays on one side.
+pub fn crossings(points: &[(f64, f64)], level: f64) -> Vec<f64> {
+    let mut out: Vec<f64> = Vec::new();
+    for (i, &(x, p)) in points.iter().enumerate() {
+        if p == level {
+            out.push(x);
+            continue;
+        }
+        let Some(&(x2, p2)) = points.get(i + 1) else { continue };
+        if p2 != level && (p < level) != (p2 < level) {
+            out.push(x + (level - p) / (p2 - p) * (x2 - x));
+        }
+    }
+    out
+}
+
+/// A logistic curve `p(x) = 1 / (1 + e^−(a + b·x))` fitted by maximum
+/// likelihood to successes out of trials at several `x` (Newton–Raphson on
+/// the binomial log-likelihood).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Logistic {
+    pub a: f64,
+    pub b: f64,
+    /// The inverse of the Fisher information at the fit: the covariance of
+    /// `(a, b)` — `[var a, cov, var b]`.
+    pub cov: [f64; 3],
+}
+
+impl Logistic {
+    /// The fit of `(x, successes, trials)`; `None` when it does not exist:
+    /// fewer than two distinct `x` with trials, every trial a success or
+    /// every one a failure, or the successes separated perfectly by `x`
+    /// (the slope then grows without bound).
+    pub fn fit(data: &[(f64, u64, u64)]) -> Option<Logistic> {
+        let data: Vec<(f64, f64, f64)> =
+            data.iter().filter(|d| d.2 > 0).map(|&(x, k, n)| (x, k as f64, n as f64)).collect();
+        let (k, n) = data.iter().fold((0.0, 0.0), |s, d| (s.0 + d.1, s.1 + d.2));
+        let mut xs: Vec<f64> = data.iter().map(|d| d.0).collect();
+        xs.dedup();
+        if xs.len() < 2 || k == 0.0 || k == n {
+            return None;
+        }
+        // Centred x keeps the Newton steps well conditioned.
+        let m = data.iter().map(|d| d.0 * d.2).sum::<f64>() / n;
+        let (mut a, mut b) = ((k / (n - k)).ln(), 0.0);
+        for _ in 0..100 {
+            let (mut ga, mut gb, mut iaa, mut iab, mut ibb) = (0.0, 0.0, 0.0, 0.0, 0.0);
+            for &(x, k, n) in &data {
+                let x = x - m;
+                let p = 1.0 / (1.0 + (-(a + b * x)).exp());
+                let w = n * p * (1.0 - p);
+                ga += k - n * p;
+                gb += x * (k - n * p);
+                iaa += w;
+                iab += w * x;
+                ibb += w * x * x;
+            }
+            let det = iaa * ibb - iab * iab;
+            if det <= 1e-12 || !det.is_finite() {
+                return None;
+            }
+            let (da, db) = ((ibb * ga - iab * gb) / det, (iaa * gb - iab * ga) / det);
+            a += da;
+            b += db;
+            if !b.is_finite() || b.abs() > 50.0 {
+                return None;
+            }
+            if da.abs() < 1e-10 && db.abs() < 1e-10 {
+                // Back from centred x: a + b·(x − m) = (a − b·m) + b·x.
+                let (caa, cab, cbb) = (ibb / det, -iab / det, iaa / det);
+                let a0 = a - b * m;
+                let cov = [caa - 2.0 * m * cab + m * m * cbb, cab - m * cbb, cbb];
+                return Some(Logistic { a: a0, b, cov });
+            }
+        }
+        None
+    }
+
+    /// The fitted rate at `x`.
+    pub fn p(&self, x: f64) -> f64 {
+        1.0 / (1.0 + (-(self.a + self.b * x)).exp())
+    }
+
+    /// Where the fitted rate is one half (`−a / b`), with its 95 % interval
+    /// by the delta method; `None` for a flat fit.
+    pub fn half(&self) -> Option<(f64, f64, f64)> {
+        if self.b.abs() < 1e-9 {
+            return None;
+        }
+        let x = -self.a / self.b;
+        // ∂x/∂a = −1/b, ∂x/∂b = a/b².
+        let (ja, jb) = (-1.0 / self.b, self.a / (self.b * self.b));
+        let var = ja * ja * self.cov[0] + 2.0 * ja * jb * self.cov[1] + jb * jb * self.cov[2];
+        let half = 1.96 * var.max(0.0).sqrt();
+        Some((x, x - half, x + half))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +312,46 @@ mod tests {
         // Never led (a loss on the last move by the rules): decided at the end.
         assert_eq!(decided_at(&s(&[(0.5, -0.5)]), 1), Some(1.0));
         assert_eq!(decided_at(&[], 0), None);
+    }
+
+    #[test]
+    fn crossings_interpolate_between_the_points_either_side() {
+        let pts = [(8.0, 0.1), (10.0, 0.3), (12.0, 0.7), (14.0, 0.9)];
+        assert_eq!(crossings(&pts, 0.5), vec![11.0]);
+        // A point at the level counts once; a curve that dips back crosses again.
+        assert_eq!(crossings(&[(1.0, 0.2), (2.0, 0.5), (3.0, 0.8)], 0.5), vec![2.0]);
+        assert_eq!(crossings(&[(1.0, 0.2), (2.0, 0.6), (3.0, 0.4), (4.0, 0.8)], 0.5), vec![1.75, 2.5, 3.25]);
+        assert!(crossings(&[(1.0, 0.1), (2.0, 0.2)], 0.5).is_empty());
+        assert!(crossings(&[], 0.5).is_empty());
+    }
+
+    #[test]
+    fn the_logistic_fit_finds_known_curves() {
+        // Counts symmetric about x = 10 put the half-way point at 10 exactly.
+        let sym = [(8.0, 2, 20), (9.0, 6, 20), (10.0, 10, 20), (11.0, 14, 20), (12.0, 18, 20)];
+        let f = Logistic::fit(&sym).unwrap();
+        let (x, lo, hi) = f.half().unwrap();
+        assert!((x - 10.0).abs() < 1e-9 && f.b > 0.0, "{f:?}");
+        assert!(lo < 10.0 && hi > 10.0 && (x - lo - (hi - x)).abs() < 1e-9);
+        assert!((f.p(10.0) - 0.5).abs() < 1e-9);
+        // Counts exactly on p = 1/(1 + e^−(x − 5)) are fitted back: a = −5, b = 1.
+        let exact: Vec<(f64, u64, u64)> = [3.0, 4.0, 5.0, 6.0, 7.0]
+            .iter()
+            .map(|&x| (x, (1e6 / (1.0 + (5.0f64 - x).exp())).round() as u64, 1_000_000))
+            .collect();
+        let f = Logistic::fit(&exact).unwrap();
+        assert!((f.a + 5.0).abs() < 1e-4 && (f.b - 1.0).abs() < 1e-4, "{f:?}");
+        let (x, lo, hi) = f.half().unwrap();
+        assert!((x - 5.0).abs() < 1e-4 && hi - lo < 0.02, "a million trials a point: a narrow interval");
+        // More trials, narrower interval (the same rates, four times the games).
+        let four: Vec<_> = sym.iter().map(|&(x, k, n)| (x, 4 * k, 4 * n)).collect();
+        let (_, lo4, hi4) = Logistic::fit(&four).unwrap().half().unwrap();
+        let (_, lo1, hi1) = Logistic::fit(&sym).unwrap().half().unwrap();
+        assert!(((hi1 - lo1) / (hi4 - lo4) - 2.0).abs() < 1e-6, "the interval halves with four times the games");
+        // No fit: one x, all successes, all failures, perfect separation.
+        assert_eq!(Logistic::fit(&[(5.0, 3, 10)]), None);
+        assert_eq!(Logistic::fit(&[(5.0, 10, 10), (6.0, 10, 10)]), None);
+        assert_eq!(Logistic::fit(&[(5.0, 0, 10), (6.0, 0, 10)]), None);
+        assert_eq!(Logistic::fit(&[(5.0, 0, 10), (6.0, 10, 10)]), None);
     }
 }

@@ -103,7 +103,19 @@ impl FromStr for PlayerSpec {
                 "tn" => config.tactics_nodes = num(v)? as u64,
                 "mm" => config.minimax = num(v)?.min(1.0),
                 "qs" => config.quiescence = num(v)? as u32,
-                _ => return Err(format!("`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs")),
+                "ab" => {
+                    config.alpha_beta = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("`{kv}`: ab is on or off")),
+                    }
+                }
+                "abq" => config.ab_quiescence = num(v)? as u32,
+                _ => {
+                    return Err(format!(
+                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq"
+                    ))
+                }
             }
         }
         if time.is_none() && iterations == 0 {
@@ -185,6 +197,12 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.quiescence != d.quiescence {
                     parts.push(format!("qs={}", config.quiescence));
+                }
+                if config.alpha_beta != d.alpha_beta {
+                    parts.push(format!("ab={}", if config.alpha_beta { "on" } else { "off" }));
+                }
+                if config.ab_quiescence != d.ab_quiescence {
+                    parts.push(format!("abq={}", config.ab_quiescence));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }

@@ -97,6 +97,12 @@ pub struct SearchConfig {
     /// this makes every leaf value capture-aware. Games with no noisy
     /// moves are unaffected.
     pub quiescence: u32,
+    /// Whether the player hands positions where the game prefers it
+    /// ([`Game::prefers_alpha_beta`]) to the play-phase alpha-beta
+    /// ([`super::pvs`]) instead of the tree search (two-player games).
+    pub alpha_beta: bool,
+    /// Plies of capture search at the alpha-beta's leaves.
+    pub ab_quiescence: u32,
 }
 
 impl Default for SearchConfig {
@@ -112,6 +118,8 @@ impl Default for SearchConfig {
             tactics_nodes: 0,
             minimax: 0.0,
             quiescence: 0,
+            alpha_beta: true,
+            ab_quiescence: super::pvs::DEFAULT_QUIESCENCE,
         }
     }
 }

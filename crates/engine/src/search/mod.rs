@@ -25,6 +25,7 @@ pub mod arena;
 pub mod ladder;
 pub mod level;
 pub mod mcts;
+pub mod pvs;
 pub mod tactics;
 
 use crate::game::{Game, Player};
@@ -152,6 +153,11 @@ pub fn analyze<G: Game>(
     match &budget.player {
         Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
         Strategy::AlphaBeta(config) => alphabeta::suggest(game, pos, config, budget),
+        Strategy::Mcts(config)
+            if config.alpha_beta && game.description().players.len() == 2 && game.prefers_alpha_beta(pos) =>
+        {
+            pvs::suggest_within(game, pos, config, budget, every, report)
+        }
         Strategy::Mcts(config) => {
             let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), config.clone(), budget);
             search.run_reporting(budget, every, report);

@@ -59,44 +59,6 @@ impl ShoulderToShoulder {
         false
     }
 
-    /// How far apart the groups are: the total gap (empty cells between
-    /// their nearest cells) a minimum spanning tree over the groups bridges.
-    pub fn spread(&self, groups: &[u128]) -> u32 {
-        let qr = self.board.qr;
-        let n = groups.len();
-        if n <= 1 {
-            return 0;
-        }
-        let gap = |a: u128, b: u128| {
-            let mut best = u32::MAX;
-            for x in Bits(a) {
-                let (q1, r1) = qr[x as usize];
-                for y in Bits(b) {
-                    let (q2, r2) = qr[y as usize];
-                    let (dq, dr) = (q1 - q2, r1 - r2);
-                    best = best.min(((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u32);
-                }
-            }
-            best.saturating_sub(1)
-        };
-        // Prim's algorithm over at most a dozen groups.
-        let mut dist: Vec<u32> = groups.iter().map(|&g| gap(groups[0], g)).collect();
-        let mut done = vec![false; n];
-        done[0] = true;
-        let mut total = 0;
-        for _ in 1..n {
-            let Some(j) = (0..n).filter(|&j| !done[j]).min_by_key(|&j| dist[j]) else { break };
-            total += dist[j];
-            done[j] = true;
-            for k in 0..n {
-                if !done[k] {
-                    dist[k] = dist[k].min(gap(groups[j], groups[k]));
-                }
-            }
-        }
-        total
-    }
-
     /// The penalty seat `p` scores if the game ends as it stands: 0 for the
     /// winner, else one per group, but 1 when one move from connecting.
     pub fn penalty(&self, pos: &Position, p: Player) -> u32 {
@@ -214,10 +176,94 @@ pub(super) fn next_game(g: &ShoulderToShoulder, finished: &Position) -> Result<P
     Ok(g.start_of_game(finished.game + 1, finished.games, penalties))
 }
 
-/// For search: how far each player is from connecting — pieces outside
-/// its largest group (each must move at least once), its groups, and the
-/// gaps between them (so that bringing a far piece nearer counts before
-/// it joins) — against the average opponent.
+/// The first of the largest groups.
+pub(super) fn largest(groups: &[u128]) -> u128 {
+    let mut best = 0u128;
+    for &g in groups {
+        if g.count_ones() > best.count_ones() {
+            best = g;
+        }
+    }
+    best
+}
+
+/// Layers of the reverse search in [`ShoulderToShoulder::moves_needed`]: a
+/// piece not brought next to its group within this many moves counts as
+/// one more.
+const NEED_LAYERS: u32 = 4;
+
+impl ShoulderToShoulder {
+    /// How many moves seat `p` needs to connect, counted in moves rather
+    /// than cells: for each piece outside its largest group, the fewest
+    /// moves that piece alone needs to reach an empty cell touching that
+    /// group, every other piece standing still (straight moves stop at
+    /// pieces, blockers and the closed home, squeezes only between cells
+    /// of `p`'s colour, no move ends on another's home; the piece's own
+    /// cell stays in the way, as a shortcut back over it is rare), at most
+    /// `NEED_LAYERS + 1`. The largest group is the first of the largest in
+    /// [`ShoulderToShoulder::groups`]' order. 0 once connected.
+    ///
+    /// This is what a race to connect is about. Counting cells instead
+    /// (the gap between groups) misjudges the board: a piece a few cells
+    /// away behind the two-player game's blockers may need four moves, one
+    /// across the board on an open line needs one.
+    pub fn moves_needed(&self, pos: &Position, p: Player) -> u32 {
+        let mine = pos.pieces[p as usize];
+        let groups = self.groups(mine);
+        if groups.len() <= 1 {
+            return 0;
+        }
+        let anchor = largest(&groups);
+        let b = self.board;
+        let nb = b.neighbors;
+        let occ = pos.occupied();
+        let stop = occ | self.closed;
+        let landable = b.all() & !occ & !self.no_landing[p as usize] & !self.closed;
+        // Each outside piece's one-move destinations.
+        let mut left: Vec<u128> = Bits(mine & !anchor)
+            .map(|from| {
+                let (s, q) = self.destinations(pos, p, from);
+                s | q
+            })
+            .collect();
+        // Layer k: the empty cells from which k moves reach a cell touching
+        // the anchor (layer 0: those cells). Moves are reversible here (a
+        // straight line is clear both ways, a squeeze joins two cells of one
+        // colour), so the layers grow from the anchor outwards.
+        let mut layer = Bits(anchor).fold(0u128, |m, c| m | nb[c as usize]) & landable;
+        let mut seen = layer;
+        let mut total = 0;
+        for k in 1..=NEED_LAYERS {
+            left.retain(|&dest| {
+                let reached = dest & layer != 0;
+                if reached {
+                    total += k;
+                }
+                !reached
+            });
+            if left.is_empty() || layer == 0 || k == NEED_LAYERS {
+                break;
+            }
+            let mut next = 0u128;
+            for x in Bits(layer) {
+                for d in 0..6 {
+                    next |= b.reach(d, x, stop);
+                }
+                if b.colour[x as usize] == p {
+                    next |= b.squeeze_mask[x as usize];
+                }
+            }
+            layer = next & landable & !seen;
+            seen |= layer;
+        }
+        total + left.len() as u32 * (NEED_LAYERS + 1)
+    }
+}
+
+/// For search: how far each player is from connecting, in moves
+/// ([`ShoulderToShoulder::moves_needed`]; the player to move is half a
+/// move nearer), then fewer groups and more touching pairs — against the
+/// average opponent. A difference of one move is worth 0.1.
 pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
     if let Some(w) = g.winner(pos) {
         return if w == player { 1.0 } else { -1.0 };
@@ -225,11 +271,10 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
     let nb = g.board.neighbors;
     let score = |p: Player| {
         let s = pos.pieces[p as usize];
-        let groups = g.groups(s);
-        let largest = groups.iter().map(|g| g.count_ones()).max().unwrap_or(0);
-        let outside = (s.count_ones() - largest) as f64;
+        let groups = g.groups(s).len() as f64;
         let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
-        -outside - 0.5 * groups.len() as f64 - 0.1 * g.spread(&groups) as f64 + touching as f64 / 24.0
+        let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
+        -(g.moves_needed(pos, p) as f64) + tempo - 0.25 * groups + touching as f64 / 24.0
     };
     let others: Vec<f64> = (0..g.seats()).filter(|&p| p != player).map(score).collect();
     let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;

@@ -1080,3 +1080,110 @@ fn is_legal_agrees_with_legal_moves() {
         }
     }
 }
+
+// ------------------------------------------------------- the search's value
+
+/// `moves_needed` by brute force: each piece outside the largest group
+/// moved alone, one legal move at a time (its start cell kept in the way,
+/// as the fast count keeps it), until it lands next to that group; at most
+/// 4 moves, else it counts 5.
+fn brute_moves_needed(g: &ShoulderToShoulder, pos: &Position, p: Player) -> u32 {
+    let mine = pos.pieces[p as usize];
+    let groups = g.groups(mine);
+    if groups.len() <= 1 {
+        return 0;
+    }
+    let mut anchor = 0u128;
+    for &gr in &groups {
+        if gr.count_ones() > anchor.count_ones() {
+            anchor = gr;
+        }
+    }
+    let touch = Bits(anchor).fold(0u128, |m, c| m | BOARD.neighbors[c as usize]) & !pos.occupied();
+    let other = (p as usize + 1) % 3;
+    let mut total = 0;
+    for start in Bits(mine & !anchor) {
+        let mut frontier = vec![start];
+        let mut seen = bit(start);
+        let mut need = 5;
+        'depth: for k in 1..=4 {
+            let mut next = Vec::new();
+            for &at in &frontier {
+                // The piece on `at`, its start cell still blocking.
+                let mut q = *pos;
+                q.pieces[p as usize] = (mine & !bit(start)) | bit(at);
+                if at != start {
+                    q.pieces[other] |= bit(start);
+                }
+                let (s, z) = g.destinations(&q, p, at);
+                if (s | z) & touch != 0 {
+                    need = k;
+                    break 'depth;
+                }
+                for to in Bits((s | z) & !seen) {
+                    seen |= bit(to);
+                    next.push(to);
+                }
+            }
+            frontier = next;
+        }
+        total += need;
+    }
+    total
+}
+
+/// The count of moves behind the search's value agrees with brute force
+/// along random games of both variants.
+#[test]
+fn moves_needed_agrees_with_brute_force() {
+    for g in [three(), two()] {
+        for seed in 0..8u64 {
+            let mut pos = Game::start(&g);
+            for ply in 0..40usize {
+                for p in 0..g.seats() {
+                    assert_eq!(g.moves_needed(&pos, p), brute_moves_needed(&g, &pos, p), "seed {seed} ply {ply}");
+                }
+                let (next, n) = random_playout(&g, &pos, seed * 1000 + ply as u64, 3);
+                if n < 3 || g.outcome(&next).is_over() {
+                    break;
+                }
+                pos = next;
+            }
+        }
+    }
+}
+
+/// The regression test for the two-player ladder (docs/ai.md, "Shoulder to
+/// Shoulder, two players"): the search's value must count the moves a
+/// straggler needs, not the cells between it and its group. Red has eleven
+/// pieces together in the west and one straggler. On `e8` it is five empty
+/// cells from the group but one straight move (`e8-e1`, along an open row)
+/// from touching it; on `j5` it is one cell away, but blockers (`i5`, `j3`,
+/// `j6`) and the empty cells' lines leave it two moves. The value measured
+/// in cells (groups, pieces outside, and the cells a spanning tree
+/// bridges) preferred `j5`; in that misreading more search only found
+/// better ways to gather a large group with its stragglers stuck behind
+/// the blockers, and `medium` did not beat `easy`.
+#[test]
+fn search_value_counts_moves_not_cells() {
+    let g = two();
+    let base = "players=2; to_move=green; green=a2,a3,b4,b5,b6,c6,c7,c8,d7,d8,d9,m5; \
+                blue=d5,f3,f6,f9,g5,g8,i5,i8,j3,j6,j9,l4; red=f1,f2,g1,g2,g3,g4,h1,h2,h3,h4,i1,";
+    let far = load(&g, &format!("{base}e8"));
+    let near = load(&g, &format!("{base}j5"));
+    assert_eq!(g.groups(far.pieces[RED as usize]).len(), 2);
+    assert_eq!(g.groups(near.pieces[RED as usize]).len(), 2);
+    assert_eq!(g.moves_needed(&far, RED), 1);
+    assert_eq!(g.moves_needed(&near, RED), 2);
+    assert!(legal(&g, &Position { to_move: RED, ..far }).contains(&"e8-e1".to_string()));
+    // Green is the same in both: a group of eleven and `m5`, far off.
+    assert_eq!(g.moves_needed(&far, GREEN), g.moves_needed(&near, GREEN));
+    let (vf, vn) = (g.search_value(&far, RED), g.search_value(&near, RED));
+    assert!(vf > vn, "one move away must look better than two: {vf} vs {vn}");
+    // Zero-sum between the two seats, and in range.
+    assert_eq!(g.search_value(&far, GREEN), -vf);
+    assert!(vf.abs() < 0.95 && vn.abs() < 0.95);
+    // Connected: nothing needed.
+    let done = load(&g, &format!("{base}i2"));
+    assert_eq!(g.moves_needed(&done, RED), 0);
+}

@@ -353,4 +353,11 @@ impl Game for Squeeze {
     fn noisy(&self, pos: &Position, child: &Position) -> bool {
         eval::noisy(pos, child)
     }
+
+    /// In play: capture races are decided by short exact sequences that
+    /// alpha-beta with a capture search sees and the tree search misses
+    /// (issue #22). The set-up and the pie choice stay with the tree search.
+    fn prefers_alpha_beta(&self, pos: &Position) -> bool {
+        pos.phase == Phase::Play
+    }
 }

@@ -1,0 +1,666 @@
+//! The play-phase alpha-beta (issue #22): the player's search where a game
+//! says exhaustive search beats the tree search ([`Game::prefers_alpha_beta`]:
+//! the Squeeze family's play phase, sharp capture races that a Monte Carlo
+//! average misreads).
+//!
+//! Principal variation search (negamax with alpha-beta, null windows after
+//! the first move) with iterative deepening, a transposition table, move
+//! ordering (the table's move, immediate wins, captures best first, two
+//! killer moves per ply, the history heuristic) and a capture search at the
+//! leaves (quiescence: each side may stand pat on the static value or play
+//! a noisy move, [`Game::noisy`], for up to `quiescence` plies). Leaves are
+//! valued by [`Game::search_value`]; a finished game is worth more than any
+//! estimate, sooner wins more, later losses less. No pruning beyond
+//! alpha-beta (no null move, no reductions), so an iteration of depth `d`
+//! that finishes proves every win within `d` plies and every loss within
+//! `d - 1` exactly.
+//!
+//! Limits: a count of positions made (one per move played, as the
+//! baseline counts), a deadline, a depth cap and the stop flag, checked
+//! every 1 024 positions. The answer is the best move of the deepest
+//! finished iteration, or of the unfinished one once its first move is
+//! searched (a move that beat it there is proven better at that depth).
+//! Deterministic: no randomness; the same position and count give the same
+//! answer on any machine.
+
+use crate::game::{Game, Outcome, Player};
+use crate::search::{tactics, Candidate, SearchConfig, SuggestBudget, Suggestion};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A static value `v` in [-1, 1] is scored `round(v * SCALE)`.
+const SCALE: f64 = 10_000.0;
+/// A win at the root's ply; a win `n` plies later scores `WIN - n`.
+const WIN: i32 = 30_000;
+/// Scores beyond this are proven wins or losses.
+const PROVEN: i32 = 20_000;
+const INF: i32 = 32_000;
+/// Deepest ply a search reaches (iterations, extensions and quiescence).
+const MAX_PLY: usize = 96;
+/// Deepest iteration.
+const MAX_DEPTH: u32 = 48;
+/// Plies of capture search at the leaves by default.
+pub const DEFAULT_QUIESCENCE: u32 = 8;
+/// Most transposition-table entries (2^17, about 4 MB for the Squeeze family).
+const TT_BITS_MAX: u32 = 17;
+
+/// What ends a search.
+pub struct Limits<'a> {
+    /// Most positions made (0 = no bound).
+    pub nodes: u64,
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+    /// Deepest iteration (0 = no cap).
+    pub max_depth: u32,
+    /// Plies of capture search at the leaves.
+    pub quiescence: u32,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct Entry<M> {
+    key: u64,
+    depth: u8,
+    bound: Bound,
+    score: i32,
+    mv: Option<M>,
+}
+
+struct Search<'a, 'r, G: Game> {
+    game: &'a G,
+    limits: Limits<'a>,
+    nodes: u64,
+    aborted: bool,
+    tt: Vec<Option<Entry<G::Move>>>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    history: HashMap<G::Move, u32>,
+    /// The last finished iteration's answer, for reports.
+    last: Option<Suggestion<G::Move>>,
+    report: Option<Reporter<'r, G::Move>>,
+}
+
+struct Reporter<'r, M> {
+    every: Duration,
+    next: Instant,
+    report: &'r mut dyn FnMut(&Suggestion<M>) -> bool,
+}
+
+fn key_of<P: Hash>(pos: &P) -> u64 {
+    // SipHash with fixed keys: the same on every run and machine.
+    let mut h = DefaultHasher::new();
+    pos.hash(&mut h);
+    h.finish()
+}
+
+/// A proven score relative to the root, stored relative to the node (and back).
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score + ply as i32
+    } else if score <= -PROVEN {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score - ply as i32
+    } else if score <= -PROVEN {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A child made from a node, with what orders it.
+struct Child<G: Game> {
+    order: i64,
+    mv: G::Move,
+    pos: G::Position,
+    /// The mover is still to move in the child (a choice handing colours over).
+    same: bool,
+    quiet: bool,
+}
+
+impl<G: Game> Search<'_, '_, G> {
+    /// Counts a position made; false once a limit is reached.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.limits.nodes > 0 && self.nodes > self.limits.nodes {
+            self.aborted = true;
+        } else if self.nodes.is_multiple_of(1024) {
+            if self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                self.aborted = true;
+            } else if let Some(r) = self.report.as_mut() {
+                let now = Instant::now();
+                if now >= r.next {
+                    r.next = now + r.every;
+                    if let Some(s) = &self.last {
+                        if !(r.report)(s) {
+                            self.aborted = true;
+                        }
+                    }
+                }
+            }
+        }
+        !self.aborted
+    }
+
+    /// The score of `pos` for the player to move, if the game is over.
+    fn terminal(&self, pos: &G::Position, ply: usize) -> Option<i32> {
+        match self.game.outcome(pos) {
+            Outcome::Ongoing => None,
+            Outcome::Drawn => Some(0),
+            Outcome::Won(w) => {
+                let v = WIN - ply as i32;
+                Some(if w.contains(&self.game.to_move(pos)) { v } else { -v })
+            }
+        }
+    }
+
+    fn static_score(&self, pos: &G::Position) -> i32 {
+        let v = self.game.search_value(pos, self.game.to_move(pos)).clamp(-1.0, 1.0);
+        (v * SCALE).round() as i32
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.tt.len() - 1)
+    }
+
+    fn probe(&self, key: u64) -> Option<Entry<G::Move>> {
+        self.tt[self.slot(key)].filter(|e| e.key == key)
+    }
+
+    fn store(&mut self, key: u64, depth: u32, bound: Bound, score: i32, mv: Option<G::Move>, ply: usize) {
+        let i = self.slot(key);
+        // Keep a deeper entry of another position; replace otherwise.
+        if let Some(e) = self.tt[i] {
+            if e.key != key && e.depth as u32 > depth + 2 {
+                return;
+            }
+        }
+        self.tt[i] = Some(Entry { key, depth: depth.min(255) as u8, bound, score: to_tt(score, ply), mv });
+    }
+
+    /// The value of `child` for the player who moved into it.
+    fn child_score(&mut self, c: &Child<G>, depth: u32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if c.same {
+            self.negamax(&c.pos, depth, alpha, beta, ply + 1)
+        } else {
+            self.negamax(&c.pos, depth, -beta, -alpha, ply + 1).map(|v| -v)
+        }
+    }
+
+    /// Makes every child of `pos`, ordered best first.
+    fn children(&mut self, pos: &G::Position, ply: usize, tt_move: Option<G::Move>) -> Option<Vec<Child<G>>> {
+        let game = self.game;
+        let me = game.to_move(pos);
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        let mut out = Vec::with_capacity(moves.len());
+        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
+        for mv in moves {
+            if !self.tick() {
+                return None;
+            }
+            let after = game.player_after(pos, mv, me);
+            let mut child = pos.clone();
+            game.play(&mut child, mv);
+            let same = game.to_move(&child) == after;
+            let mut quiet = false;
+            let order = if tt_move == Some(mv) {
+                4_000_000_000
+            } else if let Some(t) = self.terminal(&child, ply + 1) {
+                let t = if same { t } else { -t };
+                if t > 0 {
+                    3_000_000_000
+                } else if t < 0 {
+                    -1_000_000_000
+                } else {
+                    0
+                }
+            } else if game.noisy(pos, &child) {
+                // Captures, the best for the mover first.
+                let v = game.search_value(&child, after).clamp(-1.0, 1.0);
+                2_000_000_000 + (v * SCALE) as i64
+            } else {
+                quiet = true;
+                if killers[0] == Some(mv) {
+                    1_500_000_000
+                } else if killers[1] == Some(mv) {
+                    1_400_000_000
+                } else {
+                    self.history.get(&mv).copied().unwrap_or(0) as i64
+                }
+            };
+            out.push(Child { order, mv, pos: child, same, quiet });
+        }
+        // Stable: equal keys keep the game's move order.
+        out.sort_by_key(|c| std::cmp::Reverse(c.order));
+        Some(out)
+    }
+
+    /// Negamax score of `pos` for its player to move; `None` if cut short.
+    fn negamax(&mut self, pos: &G::Position, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if let Some(v) = self.terminal(pos, ply) {
+            return Some(v);
+        }
+        if depth == 0 || ply + 1 >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply, self.limits.quiescence);
+        }
+        let key = key_of(pos);
+        let mut tt_move = None;
+        if let Some(e) = self.probe(key) {
+            tt_move = e.mv;
+            if e.depth as u32 >= depth {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return Some(s),
+                    Bound::Lower if s >= beta => return Some(s),
+                    Bound::Upper if s <= alpha => return Some(s),
+                    _ => {}
+                }
+            }
+        }
+        let children = self.children(pos, ply, tt_move)?;
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_mv = None;
+        for (i, c) in children.iter().enumerate() {
+            let v = if i == 0 {
+                self.child_score(c, depth - 1, alpha, beta, ply)?
+            } else {
+                let v = self.child_score(c, depth - 1, alpha, alpha + 1, ply)?;
+                if v > alpha && v < beta {
+                    self.child_score(c, depth - 1, alpha, beta, ply)?
+                } else {
+                    v
+                }
+            };
+            if v > best {
+                best = v;
+                best_mv = Some(c.mv);
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                if c.quiet {
+                    if let Some(k) = self.killers.get_mut(ply) {
+                        if k[0] != Some(c.mv) {
+                            k[1] = k[0];
+                            k[0] = Some(c.mv);
+                        }
+                    }
+                    *self.history.entry(c.mv).or_insert(0) += depth * depth;
+                }
+                break;
+            }
+        }
+        let bound = if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(key, depth, bound, best, best_mv, ply);
+        Some(best)
+    }
+
+    /// The capture search: stand pat on the static score, or play a noisy
+    /// move (or one that ends the game), for up to `left` more plies.
+    fn quiesce(&mut self, pos: &G::Position, mut alpha: i32, beta: i32, ply: usize, left: u32) -> Option<i32> {
+        if let Some(v) = self.terminal(pos, ply) {
+            return Some(v);
+        }
+        let stand = self.static_score(pos);
+        if left == 0 || ply + 1 >= MAX_PLY || stand >= beta {
+            return Some(stand);
+        }
+        alpha = alpha.max(stand);
+        let game = self.game;
+        let me = game.to_move(pos);
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        let mut noisy: Vec<(i32, G::Position, bool)> = Vec::new();
+        for mv in moves {
+            if !self.tick() {
+                return None;
+            }
+            let after = game.player_after(pos, mv, me);
+            let mut child = pos.clone();
+            game.play(&mut child, mv);
+            let same = game.to_move(&child) == after;
+            if let Some(t) = self.terminal(&child, ply + 1) {
+                let t = if same { t } else { -t };
+                if t > 0 {
+                    return Some(t);
+                }
+                continue;
+            }
+            if game.noisy(pos, &child) {
+                let v = (game.search_value(&child, after).clamp(-1.0, 1.0) * SCALE) as i32;
+                noisy.push((v, child, same));
+            }
+        }
+        noisy.sort_by_key(|c| std::cmp::Reverse(c.0));
+        let mut best = stand;
+        for (_, child, same) in &noisy {
+            let v = if *same {
+                self.quiesce(child, alpha, beta, ply + 1, left - 1)?
+            } else {
+                -self.quiesce(child, -beta, -alpha, ply + 1, left - 1)?
+            };
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+            if alpha >= beta {
+                break;
+            }
+        }
+        Some(best)
+    }
+
+    /// The principal variation from `first` (a move of `root`), by the table.
+    fn principal_variation(&self, root: &G::Position, first: G::Move) -> Vec<G::Move> {
+        let mut pv = vec![first];
+        let mut pos = root.clone();
+        self.game.play(&mut pos, first);
+        while pv.len() < 24 && !self.game.outcome(&pos).is_over() {
+            let Some(mv) = self.probe(key_of(&pos)).and_then(|e| e.mv) else { break };
+            if !self.game.is_legal(&pos, mv) {
+                break;
+            }
+            pv.push(mv);
+            self.game.play(&mut pos, mv);
+        }
+        pv
+    }
+}
+
+fn score_value(score: i32) -> f64 {
+    if score >= PROVEN {
+        1.0
+    } else if score <= -PROVEN {
+        -1.0
+    } else {
+        (score as f64 / SCALE).clamp(-1.0, 1.0)
+    }
+}
+
+/// How often to report, and to whom (see [`suggest`]).
+pub type Report<'r, M> = (Duration, &'r mut dyn FnMut(&Suggestion<M>) -> bool);
+
+/// Picks a move for the player to move in `pos` (two players), or `None`
+/// when there is none. `report`, if given, is called with the last finished
+/// iteration's answer every `every`; the search stops when it returns false.
+pub fn suggest<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    limits: Limits<'_>,
+    report: Option<Report<'_, G::Move>>,
+) -> Option<Suggestion<G::Move>> {
+    let me: Player = game.to_move(pos);
+    let mut moves = Vec::new();
+    game.legal_moves(pos, &mut moves);
+    if moves.is_empty() {
+        return None;
+    }
+    let n = game.description().players.len();
+    let tt_bits = match limits.nodes {
+        0 => TT_BITS_MAX,
+        k => (64 - (k / 4).max(1).leading_zeros()).clamp(10, TT_BITS_MAX),
+    };
+    let cap = if limits.max_depth == 0 { MAX_DEPTH } else { limits.max_depth.min(MAX_DEPTH) };
+    let report = report.map(|(every, report)| Reporter {
+        every,
+        next: Instant::now().checked_add(every).unwrap_or_else(|| Instant::now() + Duration::from_secs(1 << 30)),
+        report,
+    });
+    let mut s = Search {
+        game,
+        limits,
+        nodes: 0,
+        aborted: false,
+        tt: vec![None; 1 << tt_bits],
+        killers: vec![[None, None]; MAX_PLY],
+        history: HashMap::new(),
+        last: None,
+        report,
+    };
+    // (score for me, move, child, me still to move there)
+    let mut root: Vec<(i32, Child<G>)> = moves
+        .iter()
+        .map(|&mv| {
+            let after = game.player_after(pos, mv, me);
+            let mut child = pos.clone();
+            game.play(&mut child, mv);
+            let same = game.to_move(&child) == after;
+            (-INF, Child { order: 0, mv, pos: child, same, quiet: true })
+        })
+        .collect();
+    let mut finished: Option<Vec<(i32, G::Move)>> = None;
+    let single = root.len() == 1;
+    for depth in 1..=cap {
+        let mut alpha = -INF;
+        let mut scored: Vec<(i32, usize)> = Vec::with_capacity(root.len());
+        for (i, (_, c)) in root.iter().enumerate() {
+            let v = if i == 0 {
+                s.child_score(c, depth - 1, -INF, INF, 0)
+            } else {
+                match s.child_score(c, depth - 1, alpha, alpha + 1, 0) {
+                    Some(v) if v > alpha => s.child_score(c, depth - 1, alpha, INF, 0),
+                    other => other,
+                }
+            };
+            let Some(v) = v else { break };
+            scored.push((v, i));
+            alpha = alpha.max(v);
+        }
+        if s.aborted {
+            // The unfinished iteration counts once its first move is
+            // searched: a move that beat it is better at this depth.
+            if let Some(&(v, i)) = scored.iter().max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1))) {
+                if finished.is_none() || i != 0 {
+                    let mut list = vec![(v, root[i].1.mv)];
+                    if let Some(f) = &finished {
+                        list.extend(f.iter().filter(|x| x.1 != root[i].1.mv).copied());
+                    } else {
+                        list.extend(root.iter().filter(|r| r.1.mv != root[i].1.mv).map(|r| (-INF, r.1.mv)));
+                    }
+                    finished = Some(list);
+                }
+            }
+            break;
+        }
+        for &(v, i) in &scored {
+            root[i].0 = v;
+        }
+        // Stable: equal scores keep the previous order.
+        root.sort_by_key(|r| std::cmp::Reverse(r.0));
+        let list: Vec<(i32, G::Move)> = root.iter().map(|r| (r.0, r.1.mv)).collect();
+        s.last = Some(answer(&s, pos, me, n, &list));
+        finished = Some(list);
+        let best = root[0].0;
+        // Proven (a win, or every move lost), or nothing to choose.
+        if best >= PROVEN || best <= -PROVEN || single {
+            break;
+        }
+        if s.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    let list = finished.unwrap_or_else(|| root.iter().map(|r| (0, r.1.mv)).collect());
+    Some(answer(&s, pos, me, n, &list))
+}
+
+fn answer<G: Game>(
+    s: &Search<'_, '_, G>,
+    pos: &G::Position,
+    me: Player,
+    n: usize,
+    list: &[(i32, G::Move)],
+) -> Suggestion<G::Move> {
+    let (score, best) = list[0];
+    let value = score_value(score);
+    let values = (0..n).map(|p| if p as Player == me { value } else { -value / (n as f64 - 1.0) }).collect();
+    let candidates = list
+        .iter()
+        .take(10)
+        .map(|&(v, m)| Candidate { mv: m, value: if v <= -INF { 0.0 } else { score_value(v) }, visits: 0 })
+        .collect();
+    Suggestion {
+        principal_variation: s.principal_variation(pos, best),
+        mv: best,
+        values,
+        candidates,
+        iterations: s.nodes,
+        proven: score.abs() >= PROVEN,
+    }
+}
+
+/// Positions the alpha-beta may make per iteration of an iteration-bound
+/// budget: about what one tree-search iteration costs in CPU time in
+/// Squeeze play (docs/ai.md, issue #22), so `max_iterations` (a level,
+/// `mcts:it=N`) buys the same time whichever search answers.
+pub const NODES_PER_ITERATION: u64 = 28;
+
+/// Positions made when the budget bounds neither iterations nor time.
+pub const UNBOUNDED_NODES: u64 = 20_000_000;
+
+/// The player's answer by alpha-beta within `budget` (the player's entry
+/// point, see [`crate::search::analyze`]): an iteration budget becomes a
+/// count of positions ([`NODES_PER_ITERATION`] each, plus the tactical
+/// layer's count, which this search replaces), a time limit a deadline;
+/// reports every `every` (never when `every` is `Duration::MAX`).
+pub fn suggest_within<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    config: &SearchConfig,
+    budget: &SuggestBudget,
+    every: Duration,
+    report: &mut dyn FnMut(&Suggestion<G::Move>) -> bool,
+) -> Option<Suggestion<G::Move>> {
+    let started = Instant::now();
+    let deadline = budget.time_limit.and_then(|t| started.checked_add(t));
+    let nodes = if budget.max_iterations > 0 {
+        let tactical = if config.tactics > 0 {
+            tactics::node_budget(config.tactics_nodes, budget.max_iterations, None)
+        } else {
+            0
+        };
+        budget.max_iterations.saturating_mul(NODES_PER_ITERATION).saturating_add(tactical)
+    } else if deadline.is_none() {
+        UNBOUNDED_NODES
+    } else {
+        0
+    };
+    let limits =
+        Limits { nodes, deadline, stop: budget.stop.as_deref(), max_depth: 0, quiescence: config.ab_quiescence };
+    let report = (every != Duration::MAX).then_some((every, report));
+    suggest(game, pos, limits, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bounded::Bounded;
+    use crate::notation::Record;
+    use crate::search::Strategy;
+    use crate::squeeze::{GameId, Squeeze};
+    use std::sync::Arc;
+
+    fn squeeze(text: &str) -> (Bounded<Squeeze>, <Bounded<Squeeze> as Game>::Position) {
+        let g = Bounded::new(Squeeze::new(GameId::Squeeze));
+        let p = g.from_record(Record::parse(text).unwrap()).unwrap();
+        (g, p)
+    }
+
+    fn limits(nodes: u64) -> Limits<'static> {
+        Limits { nodes, deadline: None, stop: None, max_depth: 0, quiescence: DEFAULT_QUIESCENCE }
+    }
+
+    const MID: &str = "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; \
+                       captured=white:0,black:7; bait=black:7";
+
+    #[test]
+    fn takes_a_win_in_one_and_says_it_is_proven() {
+        // a6-a4 takes a2 and a3 against white's own a1: black has no king.
+        let (g, p) = squeeze("to_move=white; white=a1,a6; black=a2,a3; stones=d4");
+        let s = suggest(&g, &p, limits(100_000), None).unwrap();
+        assert_eq!(g.move_notation(&p, s.mv), "a6-a4");
+        assert!(s.proven);
+        assert_eq!(s.values, [1.0, -1.0]);
+    }
+
+    #[test]
+    fn same_count_same_answer_within_the_count() {
+        let (g, p) = squeeze(MID);
+        let a = suggest(&g, &p, limits(20_000), None).unwrap();
+        let b = suggest(&g, &p, limits(20_000), None).unwrap();
+        assert_eq!(a, b);
+        assert!(a.iterations <= 20_001, "{}", a.iterations);
+        assert_eq!(a.principal_variation[0], a.mv);
+    }
+
+    #[test]
+    fn the_stop_flag_and_the_deadline_end_it() {
+        let (g, p) = squeeze(MID);
+        let stop = AtomicBool::new(true);
+        let s = suggest(&g, &p, Limits { stop: Some(&stop), ..limits(0) }, None).unwrap();
+        assert!(s.iterations < 5_000, "{}", s.iterations);
+        let deadline = Some(Instant::now());
+        let s = suggest(&g, &p, Limits { deadline, ..limits(0) }, None).unwrap();
+        assert!(s.iterations < 5_000, "{}", s.iterations);
+    }
+
+    #[test]
+    fn the_player_hands_squeeze_play_to_it_and_the_set_up_to_the_tree_search() {
+        let (g, p) = squeeze(MID);
+        let budget = SuggestBudget { seed: 1, max_iterations: 50, ..Default::default() };
+        let s = crate::search::suggest(&g, &p, &budget).unwrap();
+        // Positions made, not iterations: the alpha-beta answered.
+        assert!(s.iterations > 50, "{}", s.iterations);
+        assert_eq!(s.candidates[0].visits, 0);
+        let off = SuggestBudget {
+            player: Strategy::Mcts(SearchConfig { alpha_beta: false, ..Default::default() }),
+            ..budget.clone()
+        };
+        assert!(crate::search::suggest(&g, &p, &off).unwrap().iterations <= 50);
+        let start = g.start();
+        let s = crate::search::suggest(&g, &start, &budget).unwrap();
+        assert!(s.iterations <= 50);
+    }
+
+    #[test]
+    fn reports_stop_it_when_refused() {
+        let (g, p) = squeeze(MID);
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut calls = 0;
+        let mut report = |_: &Suggestion<_>| {
+            calls += 1;
+            false
+        };
+        let s =
+            suggest(&g, &p, Limits { stop: Some(&stop), ..limits(0) }, Some((Duration::from_millis(0), &mut report)))
+                .unwrap();
+        assert_eq!(calls, 1);
+        assert!(s.iterations < 50_000_000);
+    }
+}
