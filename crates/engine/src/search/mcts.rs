@@ -103,6 +103,9 @@ pub struct SearchConfig {
     pub alpha_beta: bool,
     /// Plies of capture search at the alpha-beta's leaves.
     pub ab_quiescence: u32,
+    /// Late move reductions in the alpha-beta's deeper iterations
+    /// ([`super::pvs::Limits::reductions`]).
+    pub ab_reductions: bool,
 }
 
 impl Default for SearchConfig {
@@ -120,6 +123,7 @@ impl Default for SearchConfig {
             quiescence: 0,
             alpha_beta: true,
             ab_quiescence: super::pvs::DEFAULT_QUIESCENCE,
+            ab_reductions: false,
         }
     }
 }
