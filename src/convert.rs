@@ -276,6 +276,11 @@ fn mv_with(d: &Description, m: &MoveView, passed_too: bool) -> pb::Move {
 /// A requested move as the front takes it: every field given, to be
 /// checked against the others.
 pub fn move_input(m: &pb::Move) -> MoveInput {
+    if m.from_cell.is_empty() && m.to_cell.is_empty() && m.path.is_empty() && m.bid.is_none() {
+        // The notation alone (what most clients send): the engine reads it
+        // as it reads the same fields, without copying the empty ones.
+        return MoveInput::Notation(m.notation.clone());
+    }
     MoveInput::Fields(MoveFields {
         notation: m.notation.clone(),
         from: m.from_cell.clone(),

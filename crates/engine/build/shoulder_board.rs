@@ -44,6 +44,21 @@ pub struct Tables {
     pub pieces: u32,
     /// (name, cell), sorted by name.
     pub by_name: Vec<(String, u8)>,
+    /// The names' open-addressed hash table: `cell + 1` in the slot
+    /// [`name_hash`] gives (or the next free one), 0 where empty; twice as
+    /// many slots as cells, a power of two.
+    pub by_hash: Vec<u8>,
+}
+
+/// FNV-1a of a cell name: the slot of [`Tables::by_hash`] to look in first.
+/// `src/shoulder/board.rs` hashes the same way (a test checks that every
+/// name is found).
+pub fn name_hash(name: &[u8]) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in name {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    h as usize
 }
 
 fn bit(c: u8) -> u128 {
@@ -105,7 +120,16 @@ pub fn from_json(text: &str) -> Result<Tables, String> {
         blockers: 0,
         pieces: 0,
         by_name: raw.iter().enumerate().map(|(i, c)| (c.2.clone(), i as u8)).collect(),
+        by_hash: vec![0; (2 * n).next_power_of_two()],
     };
+    let mask = b.by_hash.len() - 1;
+    for (i, name) in b.names.iter().enumerate() {
+        let mut slot = name_hash(name.as_bytes()) & mask;
+        while b.by_hash[slot] != 0 {
+            slot = (slot + 1) & mask;
+        }
+        b.by_hash[slot] = i as u8 + 1;
+    }
     for w in raw.windows(2) {
         if (w[0].0, w[0].1) == (w[1].0, w[1].1) {
             return Err(format!("{} and {} share q={}, r={}", w[0].2, w[1].2, w[0].1, w[0].0));
@@ -242,7 +266,7 @@ pub fn to_rust(b: &Tables, source: &str) -> String {
     w(format!("static RAYS: [[u128; {n}]; 6] = {};", list(&b.rays, |r| list(r, |x| format!("{x:#x}")))));
     w(format!("static SQUEEZE_TO: [[Option<u8>; 6]; {n}] = {};", list(&b.squeeze, dirs)));
     w(format!("static SQUEEZE_MASK: [u128; {n}] = {};", list(&b.squeeze_mask, |x| format!("{x:#x}"))));
-    w(format!("static BY_NAME: [(&str, u8); {n}] = {};", list(&b.by_name, |(x, c)| format!("({x:?}, {c})"))));
+    w(format!("static BY_HASH: [u8; {}] = {};", b.by_hash.len(), list(&b.by_hash, |x| x.to_string())));
     w(format!("const BUILT_STRAIGHT: [(i32, i32); 6] = {STRAIGHT:?};"));
     w(format!("const BUILT_SQUEEZE: [(i32, i32); 6] = {SQUEEZE:?};"));
     w(format!("const BUILT_COLOURS: [&str; 3] = {COLOURS:?};"));
@@ -255,7 +279,7 @@ pub fn to_rust(b: &Tables, source: &str) -> String {
          colour_mask: {},\n    home: {:?},\n    step: &STEP,\n    neighbors: &NEIGHBORS,\n    \
          rays: [&RAYS[0], &RAYS[1], &RAYS[2], &RAYS[3], &RAYS[4], &RAYS[5]],\n    squeeze: &SQUEEZE_TO,\n    \
          squeeze_mask: &SQUEEZE_MASK,\n    rim: {:#x},\n    start3: {},\n    start2: {},\n    blockers: {:#x},\n    \
-         pieces: {},\n    by_name: &BY_NAME,\n}};",
+         pieces: {},\n    by_hash: &BY_HASH,\n}};",
         masks(&b.colour_mask),
         b.home,
         b.rim,

@@ -111,9 +111,16 @@ impl FromStr for PlayerSpec {
                     }
                 }
                 "abq" => config.ab_quiescence = num(v)? as u32,
+                "lmr" => {
+                    config.ab_reductions = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("`{kv}`: lmr is on or off")),
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq"
+                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr"
                     ))
                 }
             }
@@ -203,6 +210,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.ab_quiescence != d.ab_quiescence {
                     parts.push(format!("abq={}", config.ab_quiescence));
+                }
+                if config.ab_reductions != d.ab_reductions {
+                    parts.push(format!("lmr={}", if config.ab_reductions { "on" } else { "off" }));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }

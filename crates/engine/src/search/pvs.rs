@@ -57,7 +57,16 @@ pub struct Limits<'a> {
     pub max_depth: u32,
     /// Plies of capture search at the leaves.
     pub quiescence: u32,
+    /// Late move reductions in iterations deeper than [`EXACT_DEPTH`]
+    /// (quiet moves late in the order searched a ply shorter first).
+    pub reductions: bool,
 }
+
+/// Iterations up to this depth search every move to full depth, so they
+/// prove every win within 5 plies and every loss within 4; with
+/// reductions on, the moves they prove lost are left out of the deeper
+/// iterations (unless every move is).
+pub const EXACT_DEPTH: u32 = 5;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
@@ -78,6 +87,8 @@ struct Entry<M> {
 struct Search<'a, 'r, G: Game> {
     game: &'a G,
     limits: Limits<'a>,
+    /// Reductions apply in this iteration.
+    reduce: bool,
     nodes: u64,
     aborted: bool,
     tt: Vec<Option<Entry<G::Move>>>,
@@ -282,7 +293,14 @@ impl<G: Game> Search<'_, '_, G> {
             let v = if i == 0 {
                 self.child_score(c, depth - 1, alpha, beta, ply)?
             } else {
-                let v = self.child_score(c, depth - 1, alpha, alpha + 1, ply)?;
+                // A late quiet move (not a killer) is first searched a ply
+                // shorter; only if it beats alpha there is it searched fully.
+                let late = self.reduce && depth >= 3 && i >= 3 && c.quiet && c.order < 1_400_000_000;
+                let reduced = if late { Some(self.child_score(c, depth - 2, alpha, alpha + 1, ply)?) } else { None };
+                let v = match reduced {
+                    Some(v) if v <= alpha => v,
+                    _ => self.child_score(c, depth - 1, alpha, alpha + 1, ply)?,
+                };
                 if v > alpha && v < beta {
                     self.child_score(c, depth - 1, alpha, beta, ply)?
                 } else {
@@ -436,6 +454,7 @@ pub fn suggest<G: Game>(
     let mut s = Search {
         game,
         limits,
+        reduce: false,
         nodes: 0,
         aborted: false,
         tt: vec![None; 1 << tt_bits],
@@ -457,7 +476,15 @@ pub fn suggest<G: Game>(
         .collect();
     let mut finished: Option<Vec<(i32, G::Move)>> = None;
     let single = root.len() == 1;
+    // Moves proven lost by an exact iteration, left out of reduced ones.
+    let mut lost: Vec<(i32, G::Move)> = Vec::new();
     for depth in 1..=cap {
+        s.reduce = s.limits.reductions && depth > EXACT_DEPTH;
+        if s.reduce && lost.is_empty() && root.len() > 1 && root.iter().any(|r| r.0 > -PROVEN) {
+            let (keep, out): (Vec<_>, Vec<_>) = root.into_iter().partition(|r| r.0 > -PROVEN);
+            lost = out.iter().map(|r| (r.0, r.1.mv)).collect();
+            root = keep;
+        }
         let mut alpha = -INF;
         let mut scored: Vec<(i32, usize)> = Vec::with_capacity(root.len());
         for (i, (_, c)) in root.iter().enumerate() {
@@ -481,6 +508,7 @@ pub fn suggest<G: Game>(
                     let mut list = vec![(v, root[i].1.mv)];
                     if let Some(f) = &finished {
                         list.extend(f.iter().filter(|x| x.1 != root[i].1.mv).copied());
+                        list.extend(lost.iter().filter(|x| !f.iter().any(|y| y.1 == x.1)).copied());
                     } else {
                         list.extend(root.iter().filter(|r| r.1.mv != root[i].1.mv).map(|r| (-INF, r.1.mv)));
                     }
@@ -494,7 +522,7 @@ pub fn suggest<G: Game>(
         }
         // Stable: equal scores keep the previous order.
         root.sort_by_key(|r| std::cmp::Reverse(r.0));
-        let list: Vec<(i32, G::Move)> = root.iter().map(|r| (r.0, r.1.mv)).collect();
+        let list: Vec<(i32, G::Move)> = root.iter().map(|r| (r.0, r.1.mv)).chain(lost.iter().copied()).collect();
         s.last = Some(answer(&s, pos, me, n, &list));
         finished = Some(list);
         let best = root[0].0;
@@ -571,8 +599,14 @@ pub fn suggest_within<G: Game>(
     } else {
         0
     };
-    let limits =
-        Limits { nodes, deadline, stop: budget.stop.as_deref(), max_depth: 0, quiescence: config.ab_quiescence };
+    let limits = Limits {
+        nodes,
+        deadline,
+        stop: budget.stop.as_deref(),
+        max_depth: 0,
+        quiescence: config.ab_quiescence,
+        reductions: config.ab_reductions,
+    };
     let report = (every != Duration::MAX).then_some((every, report));
     suggest(game, pos, limits, report)
 }
@@ -593,7 +627,7 @@ mod tests {
     }
 
     fn limits(nodes: u64) -> Limits<'static> {
-        Limits { nodes, deadline: None, stop: None, max_depth: 0, quiescence: DEFAULT_QUIESCENCE }
+        Limits { nodes, deadline: None, stop: None, max_depth: 0, quiescence: DEFAULT_QUIESCENCE, reductions: false }
     }
 
     const MID: &str = "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; \
@@ -617,6 +651,16 @@ mod tests {
         assert_eq!(a, b);
         assert!(a.iterations <= 20_001, "{}", a.iterations);
         assert_eq!(a.principal_variation[0], a.mv);
+    }
+
+    #[test]
+    fn with_reductions_the_win_is_still_found_and_answers_replay() {
+        let (g, p) = squeeze("to_move=white; white=a1,a6; black=a2,a3; stones=d4");
+        let on = |nodes| Limits { reductions: true, ..limits(nodes) };
+        let s = suggest(&g, &p, on(100_000), None).unwrap();
+        assert_eq!(g.move_notation(&p, s.mv), "a6-a4");
+        let (g, p) = squeeze(MID);
+        assert_eq!(suggest(&g, &p, on(200_000), None), suggest(&g, &p, on(200_000), None));
     }
 
     #[test]

@@ -91,7 +91,6 @@ fn board_from_json(text: &str) -> Result<&'static Board, String> {
     }
     let t = builder::from_json(text)?;
     let names = leak(t.names.into_iter().map(|n| &*String::leak(n)).collect());
-    let by_name = leak(t.by_name.into_iter().map(|(n, c)| (&*String::leak(n), c)).collect());
     let board = Board {
         names,
         qr: leak(t.qr),
@@ -108,7 +107,7 @@ fn board_from_json(text: &str) -> Result<&'static Board, String> {
         start2: t.start2,
         blockers: t.blockers,
         pieces: t.pieces,
-        by_name,
+        by_hash: leak(t.by_hash),
     };
     Ok(Box::leak(Box::new(board)))
 }
@@ -214,9 +213,11 @@ fn cell_names_round_trip() {
     for c in 0..114u8 {
         assert_eq!(BOARD.cell(BOARD.name(c)), Some(c));
     }
-    for bad in ["", "a0", "a4", "n1", "G6", "g 6", "g66"] {
+    for bad in ["", "a0", "a4", "n1", "G6", "g 6", "g66", "g6x", "a", "1"] {
         assert_eq!(BOARD.cell(bad), None, "{bad}");
     }
+    assert_eq!(BOARD.cell(" g6\t"), BOARD.cell("g6"));
+    assert!(BOARD.by_hash.len().is_power_of_two() && BOARD.by_hash.len() > BOARD.len());
 }
 
 #[test]
