@@ -19,6 +19,22 @@ use parlour_engine::front::{MoveView, StateView};
 use parlour_engine::{AnyGame, Description, Evaluation, MatchStanding, MoveDetails, Outcome, Owner, PlayerMeasures};
 
 const VARINT: u32 = 0;
+
+/// Copies `b` (at most 8 bytes) to `tmp[2..]` by fixed-size copies, which
+/// compile to a store or two each, where a copy of unknown length calls
+/// `memcpy`.
+#[inline(always)]
+fn short_copy(tmp: &mut [u8; 10], b: &[u8]) {
+    macro_rules! by_length {
+        ($($n:literal)*) => {
+            match b.len() {
+                $($n => tmp[2..2 + $n].copy_from_slice(&b[..$n]),)*
+                _ => tmp[2..2 + b.len()].copy_from_slice(b),
+            }
+        };
+    }
+    by_length!(1 2 3 4 5 6 7 8);
+}
 const LEN: u32 = 2;
 
 /// A reply being written.
@@ -55,9 +71,19 @@ impl Wire {
     #[inline]
     fn element(&mut self, tag: u32, s: &str) {
         let b = s.as_bytes();
-        if tag < 16 && b.len() < 0x80 {
-            // The common case (a cell name, a notation): a one-byte key and
-            // a one-byte length, then the bytes (hundreds of names a reply).
+        if tag < 16 && b.len() <= 8 {
+            // The common case (a cell name, a move's notation): key, length
+            // and bytes gathered in ten bytes on the stack and appended as
+            // one fixed-size copy, then cut to length: no `memcpy` call and
+            // one capacity check (hundreds of names a reply).
+            let mut tmp = [0u8; 10];
+            tmp[0] = (tag << 3 | LEN) as u8;
+            tmp[1] = b.len() as u8;
+            short_copy(&mut tmp, b);
+            let len = self.buf.len() + 2 + b.len();
+            self.buf.extend_from_slice(&tmp);
+            self.buf.truncate(len);
+        } else if tag < 16 && b.len() < 0x80 {
             self.buf.extend_from_slice(&[(tag << 3 | LEN) as u8, b.len() as u8]);
             self.buf.extend_from_slice(b);
         } else {
@@ -457,6 +483,31 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} ApplyMove replies compared");
+    }
+
+    #[tokio::test]
+    async fn list_games_bytes_are_the_trait_replys() {
+        use crate::pb::rules_server::Rules;
+        let svc = super::super::RulesService::new(std::sync::Arc::new(Registry::new()), Default::default());
+        let lean = svc.list_games_bytes(tonic::Request::new(pb::ListGamesRequest {})).await.unwrap().into_inner();
+        let prost = svc.list_games(tonic::Request::new(pb::ListGamesRequest {})).await.unwrap().into_inner();
+        assert_eq!(lean, prost.encode_to_vec());
+        assert!(!prost.games.is_empty());
+    }
+
+    #[test]
+    fn elements_of_every_length_are_proto_strings() {
+        for tag in [1u32, 9, 15, 16, 20] {
+            for len in (0..20).chain([127, 128, 300]) {
+                let s: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+                let mut w = Wire::default();
+                w.buf.push(0xEE);
+                w.element(tag, &s);
+                let mut expected = vec![0xEE];
+                prost::encoding::string::encode(tag, &s, &mut expected);
+                assert_eq!(w.buf, expected, "tag {tag}, length {len}");
+            }
+        }
     }
 
     #[test]

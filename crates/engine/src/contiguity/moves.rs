@@ -88,34 +88,6 @@ pub fn destinations(occupied: u128, from: u8) -> u128 {
     rotate_track(dest, (CELLS as u32 - shift) % CELLS as u32)
 }
 
-/// The destinations of the piece on `from` reached without jumping (the
-/// slides of [`destinations`]): a move there is a slide, any other a jump,
-/// since a move's best route is a slide whenever one exists
-/// ([`best_route`]). A move list's kinds, without a route a move.
-#[inline]
-fn slides(occupied: u128, from: u8) -> u128 {
-    let shift = (from - lane(from)) as u32;
-    let occ = rotate_track(occupied, shift);
-    let l = lane(from);
-    let along = LANE_MASKS[l as usize] & !bit(l);
-    let inward = 0b1111 & !((2u128 << l) - 1);
-    let outward = (1u128 << l) - 1;
-    let below_first = |run: u128| {
-        let o = occ & run;
-        run & (o & o.wrapping_neg()).wrapping_sub(1)
-    };
-    let above_last = |run: u128| {
-        let o = occ & run;
-        if o == 0 {
-            run
-        } else {
-            run & !((2u128 << (127 - o.leading_zeros())) - 1)
-        }
-    };
-    let dest = below_first(along) | above_last(along) | below_first(inward) | above_last(outward);
-    rotate_track(dest, (CELLS as u32 - shift) % CELLS as u32)
-}
-
 /// Rotates a track bitboard by `shift` cells (a multiple of the four lanes)
 /// towards column 1: the cell at index `shift` moves to index 0.
 #[inline]
@@ -370,19 +342,6 @@ pub(super) fn details_into(pos: &Position, mv: Move, out: &mut MoveDetails, pass
         *out = move_details(pos, mv);
         return;
     };
-    if !passed {
-        // The kind without working out the route: a slide when one reaches
-        // `to`, else a jump when one does.
-        let occ = pos.occupied();
-        if slides(occ, from) & bit(to) != 0 {
-            out.set_between(MoveKind::Slide, from, to);
-            return;
-        }
-        if destinations(occ, from) & bit(to) != 0 {
-            out.set_between(MoveKind::Jump, from, to);
-            return;
-        }
-    }
     let Some(r) = best_route(pos.occupied(), from, to) else {
         out.set_between(MoveKind::Slide, from, to);
         return;

@@ -2,7 +2,7 @@
 //! penalties, the match standing and the next game of a match, and the
 //! search's value and heuristic.
 
-use super::{Position, ShoulderToShoulder};
+use super::{Position, ShoulderToShoulder, Variant};
 use crate::bits::{bit, components, flood, Bits};
 use crate::error::RulesError;
 use crate::game::{Evaluation, MatchStanding, Outcome, Player, PlayerMeasures};
@@ -57,6 +57,44 @@ impl ShoulderToShoulder {
             }
         }
         false
+    }
+
+    /// How far apart the groups are: the total gap (empty cells between
+    /// their nearest cells) a minimum spanning tree over the groups bridges.
+    pub fn spread(&self, groups: &[u128]) -> u32 {
+        let qr = self.board.qr;
+        let n = groups.len();
+        if n <= 1 {
+            return 0;
+        }
+        let gap = |a: u128, b: u128| {
+            let mut best = u32::MAX;
+            for x in Bits(a) {
+                let (q1, r1) = qr[x as usize];
+                for y in Bits(b) {
+                    let (q2, r2) = qr[y as usize];
+                    let (dq, dr) = (q1 - q2, r1 - r2);
+                    best = best.min(((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u32);
+                }
+            }
+            best.saturating_sub(1)
+        };
+        // Prim's algorithm over at most a dozen groups.
+        let mut dist: Vec<u32> = groups.iter().map(|&g| gap(groups[0], g)).collect();
+        let mut done = vec![false; n];
+        done[0] = true;
+        let mut total = 0;
+        for _ in 1..n {
+            let Some(j) = (0..n).filter(|&j| !done[j]).min_by_key(|&j| dist[j]) else { break };
+            total += dist[j];
+            done[j] = true;
+            for k in 0..n {
+                if !done[k] {
+                    dist[k] = dist[k].min(gap(groups[j], groups[k]));
+                }
+            }
+        }
+        total
     }
 
     /// The penalty seat `p` scores if the game ends as it stands: 0 for the
@@ -260,21 +298,34 @@ impl ShoulderToShoulder {
     }
 }
 
-/// For search: how far each player is from connecting, in moves
-/// ([`ShoulderToShoulder::moves_needed`]; the player to move is half a
-/// move nearer), then fewer groups and more touching pairs — against the
-/// average opponent. A difference of one move is worth 0.1.
+/// For search: how far each player is from connecting, against the
+/// average opponent. Two players: in moves ([`ShoulderToShoulder::moves_needed`];
+/// the player to move is half a move nearer), then fewer groups and more
+/// touching pairs; a difference of one move is worth 0.1. Three players:
+/// pieces outside the largest group (each must move at least once),
+/// groups, and the gaps between them in cells (so that bringing a far
+/// piece nearer counts before it joins) — the cell count misread the
+/// two-player race round the blockers (docs/ai.md), but the move count
+/// made a first three-player match longer and lost, so the three-player
+/// value stays as it was until measured further.
 pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
     if let Some(w) = g.winner(pos) {
         return if w == player { 1.0 } else { -1.0 };
     }
     let nb = g.board.neighbors;
+    let two = g.variant == Variant::TwoPlayer;
     let score = |p: Player| {
         let s = pos.pieces[p as usize];
-        let groups = g.groups(s).len() as f64;
+        let groups = g.groups(s);
         let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
-        let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
-        -(g.moves_needed(pos, p) as f64) + tempo - 0.25 * groups + touching as f64 / 24.0
+        if two {
+            let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
+            -(g.moves_needed(pos, p) as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0
+        } else {
+            let largest = groups.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+            let outside = (s.count_ones() - largest) as f64;
+            -outside - 0.5 * groups.len() as f64 - 0.1 * g.spread(&groups) as f64 + touching as f64 / 24.0
+        }
     };
     let others: Vec<f64> = (0..g.seats()).filter(|&p| p != player).map(score).collect();
     let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;

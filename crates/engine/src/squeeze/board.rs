@@ -57,6 +57,9 @@ pub struct Geometry {
     pub names: &'static [&'static str],
     /// Drawing coordinates (x right, y down), one unit between neighbours.
     pub xy: &'static [(f64, f64)],
+    /// The cell of each two-byte name, at `(letter - b'a') * 10 + digit`
+    /// ([`NONE`] where no cell is so named): [`Geometry::parse`]'s look-up.
+    pub by_name: [u8; 26 * 10],
 }
 
 impl Geometry {
@@ -67,7 +70,7 @@ impl Geometry {
 
     /// Parses a cell name (`a1`, `h8`, `e9`).
     pub fn parse(&self, name: &str) -> Option<u8> {
-        let name = name.trim();
+        let name = crate::notation::trim(name);
         let mut chars = name.chars();
         let letter = chars.next()?;
         let digits = chars.as_str();
@@ -79,10 +82,12 @@ impl Geometry {
         {
             return None;
         }
-        // Every name is two bytes (`name_strs`): compare them as such, not
-        // with a `memcmp` a cell (a position lists a dozen pieces or more).
+        // Every name is two bytes (`name_strs`), and one read of the table
+        // built with the board finds it, not a scan of the names (a
+        // position names every piece: a dozen look-ups or more).
         let &[a, b] = name.as_bytes() else { return None };
-        self.names.iter().position(|n| matches!(n.as_bytes(), &[x, y] if x == a && y == b)).map(|i| i as u8)
+        let c = self.by_name[(a - b'a') as usize * 10 + (b - b'0') as usize];
+        (c != NONE).then_some(c)
     }
 
     /// The cells passed between `a` and `b` (exclusive) on their shared line,
@@ -170,9 +175,15 @@ const fn build<const N: usize>(
         all: 0,
         names,
         xy,
+        by_name: [NONE; 26 * 10],
     };
     let mut i = 0;
     while i < N {
+        let n = names[i].as_bytes();
+        assert!(n.len() == 2 && n[0].is_ascii_lowercase() && n[1].is_ascii_digit(), "a name is a letter and a digit");
+        let slot = (n[0] - b'a') as usize * 10 + (n[1] - b'0') as usize;
+        assert!(g.by_name[slot] == NONE, "two cells share a name");
+        g.by_name[slot] = i as u8;
         g.all |= bit(i as u8);
         if edge[i] {
             g.edge |= bit(i as u8);
