@@ -759,6 +759,36 @@ proptest! {
     }
 }
 
+// ------------------------------------------------------------ endgame measures (issue #21)
+
+#[test]
+fn shortest_chain_deficit_counts_along_a_shortest_path() {
+    let g = orig();
+    // Black c6 is 8 steps from f14; White's 9 stones stand round the other
+    // side of the hole, and only g11 is on a shortest path (d7 d8 e9 f10
+    // g11 f12 f13 f14).
+    let p = pos(&g, "to_move=white; white=d6,e6,f6,g6,h7,h8,g9,g10,g11; black=c6");
+    assert_eq!(super::eval::shortest_chain_deficit(&p, WHITE), Some(7));
+    let p = pos(&g, "to_move=white; white=d7,d8,e9,f10,f11; black=c6");
+    assert_eq!(super::eval::shortest_chain_deficit(&p, WHITE), Some(3));
+    // For Black, the goal is f1: e9 d8 d7 e6 e5 e4 e3 e2 f1 from f9.
+    let p = pos(&g, "to_move=black; white=f9; black=f10,f11,f12,e13,g13");
+    assert_eq!(super::eval::shortest_chain_deficit(&p, BLACK), Some(9));
+}
+
+#[test]
+fn refuge_is_the_farthest_empty_cell_next_to_the_larger_side() {
+    let g = orig();
+    // d9, e9, f9 next to e10 are 5 steps from f14: 3 stones are too few.
+    let p = pos(&g, "to_move=white; white=e10,f11,g12; black=d11");
+    assert_eq!(super::eval::refuge(&p, WHITE), 5);
+    // A game drawn at 600 plies (issue #21): a chain of 8 from g6 to h12,
+    // the lone stone under g6; g5, h5 and f6 are 9 steps from f14 (round
+    // the hole), one more than the 8 stones.
+    let p = pos(&g, "to_move=white; white=g6,h7,h8,h9,i9,h10,h11,h12; black=f5");
+    assert_eq!(super::eval::refuge(&p, WHITE), 9);
+}
+
 // ------------------------------------------------------------ against the reference
 
 use reference as rf;
