@@ -104,9 +104,8 @@ pub struct SearchConfig {
     /// Plies of capture search at the alpha-beta's leaves.
     pub ab_quiescence: u32,
     /// Late move reductions in the alpha-beta's deeper iterations
-    /// ([`super::pvs::Limits::reductions`]; on by default: 5-0-3 against
-    /// the same search without them at equal count, 5-0-3 against the
-    /// 25x baseline where it was 3-0-5, docs/ai.md).
+    /// ([`super::pvs::Limits::reductions`]). Off by default: the 8-game
+    /// samples disagree (docs/ai.md, issue #22).
     pub ab_reductions: bool,
 }
 
@@ -125,7 +124,7 @@ impl Default for SearchConfig {
             quiescence: 0,
             alpha_beta: true,
             ab_quiescence: super::pvs::DEFAULT_QUIESCENCE,
-            ab_reductions: true,
+            ab_reductions: false,
         }
     }
 }
