@@ -73,6 +73,8 @@ pub struct RulesService {
     /// ListGames' answer, built once (it never changes while the server
     /// runs; building it looks every variant up in the registry).
     games: Arc<std::sync::OnceLock<pb::ListGamesResponse>>,
+    /// The same, encoded once: the lean path's reply ([`lean`]).
+    games_bytes: Arc<std::sync::OnceLock<Vec<u8>>>,
 }
 
 impl RulesService {
@@ -87,7 +89,26 @@ impl RulesService {
             request_timeout: None,
             descriptions: Arc::default(),
             games: Arc::default(),
+            games_bytes: Arc::default(),
         }
+    }
+
+    /// ListGames' answer, built once.
+    fn games(&self) -> &pb::ListGamesResponse {
+        self.games.get_or_init(|| pb::ListGamesResponse {
+            games: self.registry.list().into_iter().map(|d| convert::summary(&self.registry, d)).collect(),
+        })
+    }
+
+    /// ListGames on the lean path: the same per-call machinery, and the
+    /// reply's bytes encoded once (prost's encoding of [`Self::games`]),
+    /// not the message cloned and encoded again every call.
+    async fn list_games_bytes(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<Vec<u8>>, Status> {
+        traced(Call::new("ListGames", &req, "", ""), async {
+            use prost::Message;
+            Ok(Response::new(self.games_bytes.get_or_init(|| self.games().encode_to_vec()).clone()))
+        })
+        .await
     }
 
     /// The description of `game`, built once.
@@ -317,13 +338,7 @@ fn rules<'a>(origin: Origin<'a>) -> impl Fn(RulesError) -> Status + 'a {
 #[tonic::async_trait]
 impl Rules for RulesService {
     async fn list_games(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<pb::ListGamesResponse>, Status> {
-        traced(Call::new("ListGames", &req, "", ""), async {
-            let games = self.games.get_or_init(|| pb::ListGamesResponse {
-                games: self.registry.list().into_iter().map(|d| convert::summary(&self.registry, d)).collect(),
-            });
-            Ok(Response::new(games.clone()))
-        })
-        .await
+        traced(Call::new("ListGames", &req, "", ""), async { Ok(Response::new(self.games().clone())) }).await
     }
 
     async fn describe_game(

@@ -1,14 +1,14 @@
 //! The lean path of the hot rules calls (issue #25): GenerateMoves,
 //! ApplyMove and Evaluate answered with reply bytes written straight from
 //! the engine's views ([`super::wire`]), with no `pb` message built in
-//! between. Every other method, and these three called in-process (the web
+//! between; ListGames with its reply's bytes, encoded once. Every other method, and these three called in-process (the web
 //! front's JSON, the bench echo), go through the generated
 //! [`RulesServer`] and the [`Rules`](crate::pb::rules_server::Rules) trait
 //! as before.
 //!
 //! [`LeanRules`] stands where `RulesServer` stood, under the same name
 //! (`parlour.v1.Rules`), the same tower layers and message size limits: it
-//! answers the three methods itself and hands the rest to the generated
+//! answers those four methods itself and hands the rest to the generated
 //! server. The handlers share their work with the trait's ([`super::moves_of`],
 //! [`super::applied`], [`super::evaluated`]) and run inside the same
 //! per-call machinery ([`RulesService::on_state`]: span, metrics, access
@@ -100,6 +100,7 @@ impl<U: prost::Message + Default> Decoder for LeanCodec<U> {
 /// One lean method.
 #[derive(Clone, Copy)]
 enum Method {
+    ListGames,
     GenerateMoves,
     ApplyMove,
     Evaluate,
@@ -110,6 +111,16 @@ type BoxFuture<T> = Pin<Box<dyn std::future::Future<Output = T> + Send>>;
 struct Unary<U> {
     rules: RulesService,
     _request: PhantomData<fn() -> U>,
+}
+
+impl tonic::server::UnaryService<pb::ListGamesRequest> for Unary<pb::ListGamesRequest> {
+    type Response = Vec<u8>;
+    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+
+    fn call(&mut self, req: Request<pb::ListGamesRequest>) -> Self::Future {
+        let rules = self.rules.clone();
+        Box::pin(async move { rules.list_games_bytes(req).await })
+    }
 }
 
 impl tonic::server::UnaryService<pb::GenerateMovesRequest> for Unary<pb::GenerateMovesRequest> {
@@ -180,6 +191,7 @@ where
 
     fn call(&mut self, req: http::Request<B>) -> Self::Future {
         let method = match req.uri().path() {
+            "/parlour.v1.Rules/ListGames" => Method::ListGames,
             "/parlour.v1.Rules/GenerateMoves" => Method::GenerateMoves,
             "/parlour.v1.Rules/ApplyMove" => Method::ApplyMove,
             "/parlour.v1.Rules/Evaluate" => Method::Evaluate,
@@ -196,6 +208,7 @@ where
                 }};
             }
             Ok(match method {
+                Method::ListGames => unary!(pb::ListGamesRequest),
                 Method::GenerateMoves => unary!(pb::GenerateMovesRequest),
                 Method::ApplyMove => unary!(pb::ApplyMoveRequest),
                 Method::Evaluate => unary!(pb::EvaluateRequest),

@@ -485,6 +485,16 @@ mod tests {
         assert!(checked > 1000, "only {checked} ApplyMove replies compared");
     }
 
+    #[tokio::test]
+    async fn list_games_bytes_are_the_trait_replys() {
+        use crate::pb::rules_server::Rules;
+        let svc = super::super::RulesService::new(std::sync::Arc::new(Registry::new()), Default::default());
+        let lean = svc.list_games_bytes(tonic::Request::new(pb::ListGamesRequest {})).await.unwrap().into_inner();
+        let prost = svc.list_games(tonic::Request::new(pb::ListGamesRequest {})).await.unwrap().into_inner();
+        assert_eq!(lean, prost.encode_to_vec());
+        assert!(!prost.games.is_empty());
+    }
+
     #[test]
     fn elements_of_every_length_are_proto_strings() {
         for tag in [1u32, 9, 15, 16, 20] {

@@ -13,10 +13,22 @@ pub fn connected(set: u128) -> bool {
 
 impl Contiguity {
     /// Whether `player` could connect all its pieces with one move.
+    ///
+    /// Only a destination that touches the other pieces can join them, so
+    /// the flood fill runs for those alone (Evaluate asks this of both
+    /// players every call: a flood fill for each of some 170 moves before).
     pub fn one_move_from_connecting(&self, pos: &Position, player: Player) -> bool {
         let mine = pos.pieces[player as usize];
         let occ = pos.occupied();
-        Bits(mine).any(|from| Bits(destinations(occ, from)).any(|to| connected(mine & !bit(from) | bit(to))))
+        Bits(mine).any(|from| {
+            let rest = mine & !bit(from);
+            let to = destinations(occ, from);
+            if rest == 0 {
+                return Bits(to).any(|t| connected(bit(t)));
+            }
+            let touching = Bits(rest).fold(0u128, |a, c| a | NEIGHBORS[c as usize]);
+            Bits(to & touching).any(|t| connected(rest | bit(t)))
+        })
     }
 }
 

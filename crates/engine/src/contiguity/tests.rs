@@ -4,7 +4,7 @@
 use super::board::{step, CELLS};
 use super::moves::TRACK;
 use super::*;
-use crate::bits::bit;
+use crate::bits::{bit, Bits};
 use crate::game::Outcome;
 use crate::playout::{check_contract, check_position, perft};
 use crate::Bounded;
@@ -358,6 +358,37 @@ fn is_legal_agrees_with_legal_moves() {
             }
         }
     }
+}
+
+#[test]
+fn one_move_from_connecting_is_every_moves_flood_fill() {
+    let brute = |p: &Position, player: Player| {
+        let mine = p.pieces[player as usize];
+        let occ = p.occupied();
+        Bits(mine).any(|from| Bits(destinations(occ, from)).any(|to| connected(mine & !bit(from) | bit(to))))
+    };
+    let g = game();
+    let mut seen = [0; 2];
+    // The start, and a position with white one move from connecting.
+    let close = pos(&g, "to_move=white; white=10a,11a,12a,13a,14a,20a; red=1c,2c,10c,11c,20c,21c");
+    for seed in 0..12u64 {
+        let mut p = if seed % 2 == 0 { Game::start(&g) } else { close };
+        for ply in 0..120u64 {
+            for player in [WHITE, RED] {
+                let near = g.one_move_from_connecting(&p, player);
+                assert_eq!(near, brute(&p, player), "player {player} at ply {ply}, seed {seed}");
+                seen[near as usize] += 1;
+            }
+            let mut legal = Vec::new();
+            g.legal_moves(&p, &mut legal);
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[((seed * 41 + ply * 13) % legal.len() as u64) as usize];
+            g.play(&mut p, m);
+        }
+    }
+    assert!(seen[1] > 0, "no position one move from connecting was met: {seen:?}");
 }
 
 #[test]

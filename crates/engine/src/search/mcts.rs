@@ -104,7 +104,8 @@ pub struct SearchConfig {
     /// Plies of capture search at the alpha-beta's leaves.
     pub ab_quiescence: u32,
     /// Late move reductions in the alpha-beta's deeper iterations
-    /// ([`super::pvs::Limits::reductions`]).
+    /// ([`super::pvs::Limits::reductions`]). Off by default: the 8-game
+    /// samples disagree (docs/ai.md, issue #22).
     pub ab_reductions: bool,
 }
 
