@@ -6,7 +6,7 @@ use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
-use parlour_engine::front::{ApplyView, MoveView, StateView, SuggestBudget, Suggestion};
+use parlour_engine::front::{ApplyView, Given, MoveView, StateView, SuggestBudget, Suggestion};
 use parlour_engine::{AnyGame, Evaluation, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -221,6 +221,16 @@ fn analysis_of(
     }
 }
 
+/// The position of a request's state: its `position` text, read straight
+/// into the game's position (issue #25), else the record of its structured
+/// form ([`convert::record_for`]: the same errors either way).
+fn given_for<'a>(d: &parlour_engine::Description, state: &'a pb::GameState) -> Result<Given<'a>, RulesError> {
+    if !state.position.trim().is_empty() {
+        return Ok(Given::Text(&state.position));
+    }
+    convert::record_for(d, state).map(Given::Record)
+}
+
 /// What GenerateMoves answers, in the engine's terms.
 struct Moves {
     view: StateView,
@@ -233,13 +243,13 @@ struct Moves {
 /// ([`lean`]): the moves (or the click-by-click entry's), checked, counted.
 fn moves_of(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMovesRequest) -> Result<Moves, Status> {
     let origin = Origin::State(state);
-    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+    let record = given_for(game.description(), state).map_err(rules(origin))?;
     let d = game.description();
     let m = if r.chosen_cells.is_empty() {
-        let (view, moves) = game.moves(record).map_err(rules(origin))?;
+        let (view, moves) = game.moves_given(record).map_err(rules(origin))?;
         Moves { view, moves, next_cells: vec![], complete: false }
     } else {
-        let (view, e) = game.entry(record, &r.chosen_cells).map_err(rules(origin))?;
+        let (view, e) = game.entry_given(record, &r.chosen_cells).map_err(rules(origin))?;
         Moves { view, moves: e.moves, next_cells: e.next_cells, complete: e.complete }
     };
     convert::check_kinds(d, state, &m.view).map_err(rules(origin))?;
@@ -257,11 +267,11 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
         return Ok(wire::generate_moves(game, &m.view, &m.moves, &m.next_cells, m.complete, r));
     }
     let origin = Origin::State(state);
-    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
+    let record = given_for(game.description(), state).map_err(rules(origin))?;
     let d = game.description();
     let mut w = wire::Wire::with_capacity(4096);
     let full = convert::is_full(r.view);
-    let (view, n) = game.each_move(record, full, &mut |m| w.mv(1, d, m, full)).map_err(rules(origin))?;
+    let (view, n) = game.each_move_given(record, full, &mut |m| w.mv(1, d, m, full)).map_err(rules(origin))?;
     convert::check_kinds(d, state, &view).map_err(rules(origin))?;
     tracing::Span::current().record("parlour.moves", n as i64);
     telemetry::METRICS.moves_generated.add(n as u64, &[KeyValue::new("parlour.game", d.id)]);
@@ -273,16 +283,16 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
 fn applied(game: &dyn AnyGame, state: &pb::GameState, r: &pb::ApplyMoveRequest) -> Result<ApplyView, Status> {
     let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
     let origin = Origin::State(state);
-    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
-    game.apply_with(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))
+    let record = given_for(game.description(), state).map_err(rules(origin))?;
+    game.apply_given(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))
 }
 
 /// Evaluate's work, shared by the `pb` reply and the lean one; the groups'
 /// cells only in the full `view` (the basic one shows their count).
 fn evaluated(game: &dyn AnyGame, state: &pb::GameState, view: i32) -> Result<(StateView, Evaluation), Status> {
     let origin = Origin::State(state);
-    let record = convert::record_for(game.description(), state).map_err(rules(origin))?;
-    let (view, e) = game.evaluate_with(record, convert::is_full(view)).map_err(rules(origin))?;
+    let record = given_for(game.description(), state).map_err(rules(origin))?;
+    let (view, e) = game.evaluate_given(record, convert::is_full(view)).map_err(rules(origin))?;
     convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
     Ok((view, e))
 }

@@ -15,7 +15,7 @@
 use crate::describe::{Description, OptionInfo};
 use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MatchStanding, MoveDetails, Outcome, PieceAt, Player};
-use crate::notation::Record;
+use crate::notation::{push_number, Pairs, Record, Sink, TextSink};
 
 /// A position of the wrapped game plus the ply counter and limit.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -54,6 +54,19 @@ impl<G: Game> Bounded<G> {
         Bounded { game, description }
     }
 
+    /// The pairs this wrapper adds after the game's own.
+    fn write_bounds<S: Sink>(&self, pos: &BoundedPosition<G::Position>, r: &mut S) {
+        if pos.ply != 0 {
+            r.pair("ply", |o| push_number(o, pos.ply));
+        }
+        if pos.max_plies != 0 {
+            r.pair("max_plies", |o| push_number(o, pos.max_plies));
+        }
+        if let Some(p) = pos.resigned {
+            r.pair_str("resigned", self.description.players[p as usize].name);
+        }
+    }
+
     fn limit_reached(pos: &BoundedPosition<G::Position>) -> bool {
         pos.resigned.is_some() || (pos.max_plies > 0 && pos.ply >= pos.max_plies)
     }
@@ -82,17 +95,21 @@ impl<G: Game> Game for Bounded<G> {
         BoundedPosition { inner: self.game.start(), ply: 0, max_plies: 0, resigned: None }
     }
 
-    fn from_record(&self, mut record: Record) -> Result<Self::Position, RulesError> {
-        let ply = record.take_u32("ply", 0)?;
-        let max_plies = record.take_u32("max_plies", 0)?;
-        let resigned = match record.take("resigned") {
+    fn from_record(&self, record: Record) -> Result<Self::Position, RulesError> {
+        self.from_pairs(Pairs::of(&record))
+    }
+
+    fn from_pairs(&self, mut pairs: Pairs<'_>) -> Result<Self::Position, RulesError> {
+        let ply = pairs.take_u32("ply", 0)?;
+        let max_plies = pairs.take_u32("max_plies", 0)?;
+        let resigned = match pairs.take("resigned") {
             None => None,
             Some(v) => Some(self.description.player_index(v.trim()).ok_or_else(|| {
                 let names: Vec<&str> = self.description.players.iter().map(|p| p.name).collect();
                 RulesError::bad_position("resigned", format!("`resigned={v}`: expected one of {}", names.join(", ")))
             })?),
         };
-        let inner = self.game.from_record(record)?;
+        let inner = self.game.from_pairs(pairs)?;
         if resigned.is_some() && self.game.outcome(&inner).is_over() {
             return Err(RulesError::bad_position("resigned", "the game was already over: nobody can resign"));
         }
@@ -101,16 +118,15 @@ impl<G: Game> Game for Bounded<G> {
 
     fn to_record(&self, pos: &Self::Position) -> Record {
         let mut r = self.game.to_record(&pos.inner);
-        if pos.ply != 0 {
-            r.push("ply", pos.ply.to_string());
-        }
-        if pos.max_plies != 0 {
-            r.push("max_plies", pos.max_plies.to_string());
-        }
-        if let Some(p) = pos.resigned {
-            r.push("resigned", self.description.players[p as usize].name);
-        }
+        self.write_bounds(pos, &mut r);
         r
+    }
+
+    fn write_position(&self, pos: &Self::Position, out: &mut String) {
+        let start = out.len();
+        self.game.write_position(&pos.inner, out);
+        let more = out.len() > start;
+        self.write_bounds(pos, &mut TextSink::after(out, more));
     }
 
     fn to_move(&self, pos: &Self::Position) -> Player {

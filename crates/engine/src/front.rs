@@ -10,7 +10,7 @@
 use crate::describe::Description;
 use crate::error::{ErrorKind, RulesError};
 use crate::game::{Cell, Evaluation, Game, MatchStanding, MoveDetails, Outcome, Owner, Player};
-use crate::notation::Record;
+use crate::notation::{Pairs, Record};
 use crate::search::{self, Candidate as TypedCandidate, Suggestion as TypedSuggestion};
 use std::time::Duration;
 
@@ -43,9 +43,11 @@ pub struct ResultView {
 /// A state as the service shows it, computed in one pass.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateView {
-    /// The canonical position text.
+    /// The canonical position text, as the game writes it
+    /// ([`Game::write_position`]).
     pub position: String,
-    /// The same, as pairs.
+    /// The same, as pairs: split from the text when first read
+    /// ([`Record::of_text`]).
     pub record: Record,
     /// The colour (or, in a pre-game, the pre-game index) to move.
     pub to_move: Player,
@@ -170,7 +172,39 @@ pub struct EntryView {
     pub complete: bool,
 }
 
-/// Every game, object-safe: positions go in as records, views come out.
+/// A position as a call gives it: its text, which the game reads straight
+/// into its position ([`Game::from_pairs`], no [`Record`] in between:
+/// what the service passes), or a record (the structured form, records,
+/// tools).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Given<'a> {
+    Text(&'a str),
+    Record(Record),
+}
+
+impl From<Record> for Given<'static> {
+    fn from(r: Record) -> Self {
+        Given::Record(r)
+    }
+}
+
+impl<'a> From<&'a str> for Given<'a> {
+    fn from(t: &'a str) -> Self {
+        Given::Text(t)
+    }
+}
+
+/// Reads a given position: a text gives the position, or the error, its
+/// record would ([`Pairs::parse`] splits as [`Record::parse`] does).
+pub fn read<G: Game>(game: &G, given: Given<'_>) -> Result<G::Position, RulesError> {
+    match given {
+        Given::Text(t) => game.from_pairs(Pairs::parse(t)?),
+        Given::Record(r) => game.from_record(r),
+    }
+}
+
+/// Every game, object-safe: positions go in as text or records, views come
+/// out. The `*_given` methods take either; the others, a record.
 pub trait AnyGame: Send + Sync {
     fn description(&self) -> &Description;
     /// The start position.
@@ -178,9 +212,17 @@ pub trait AnyGame: Send + Sync {
     /// The first position of the next game of a match, from a finished game.
     fn next_game(&self, finished: Record) -> Result<StateView, RulesError>;
     /// Parses a position and shows it canonically.
-    fn load(&self, record: Record) -> Result<StateView, RulesError>;
+    fn load(&self, record: Record) -> Result<StateView, RulesError> {
+        self.load_given(Given::Record(record))
+    }
+    /// [`AnyGame::load`] of a given position.
+    fn load_given(&self, pos: Given<'_>) -> Result<StateView, RulesError>;
     /// The position and its legal moves.
-    fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError>;
+    fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError> {
+        self.moves_given(Given::Record(record))
+    }
+    /// [`AnyGame::moves`] of a given position.
+    fn moves_given(&self, pos: Given<'_>) -> Result<(StateView, Vec<MoveView>), RulesError>;
     /// [`AnyGame::moves`] handed to `each` one at a time, each described
     /// into one reused [`MoveView`] ([`Game::write_notation`],
     /// [`Game::details_into`]): no allocation a move once its buffers have
@@ -192,23 +234,44 @@ pub trait AnyGame: Send + Sync {
         record: Record,
         passed: bool,
         each: &mut dyn FnMut(&MoveView),
+    ) -> Result<(StateView, usize), RulesError> {
+        self.each_move_given(Given::Record(record), passed, each)
+    }
+    /// [`AnyGame::each_move`] of a given position.
+    fn each_move_given(
+        &self,
+        pos: Given<'_>,
+        passed: bool,
+        each: &mut dyn FnMut(&MoveView),
     ) -> Result<(StateView, usize), RulesError>;
     /// Click-by-click entry: the position, and the legal moves whose clicks
     /// (their landings, or a placement's cell) begin with `chosen`.
-    fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError>;
+    fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError> {
+        self.entry_given(Given::Record(record), chosen)
+    }
+    /// [`AnyGame::entry`] of a given position.
+    fn entry_given(&self, pos: Given<'_>, chosen: &[String]) -> Result<(StateView, EntryView), RulesError>;
     /// Makes one move; with `next_moves`, also lists the moves after it.
     fn apply(&self, record: Record, mv: &MoveInput) -> Result<ApplyView, RulesError> {
         self.apply_with(record, mv, false)
     }
     /// [`AnyGame::apply`], listing the next legal moves when `next_moves`.
-    fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError>;
+    fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
+        self.apply_given(Given::Record(record), mv, next_moves)
+    }
+    /// [`AnyGame::apply_with`] of a given position.
+    fn apply_given(&self, pos: Given<'_>, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError>;
     /// The position and the game's measures.
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
         self.evaluate_with(record, true)
     }
     /// [`AnyGame::evaluate`]; with `cells` false each group's cells may be
     /// left out, its count kept ([`Game::evaluate_with`]).
-    fn evaluate_with(&self, record: Record, cells: bool) -> Result<(StateView, Evaluation), RulesError>;
+    fn evaluate_with(&self, record: Record, cells: bool) -> Result<(StateView, Evaluation), RulesError> {
+        self.evaluate_given(Given::Record(record), cells)
+    }
+    /// [`AnyGame::evaluate_with`] of a given position.
+    fn evaluate_given(&self, pos: Given<'_>, cells: bool) -> Result<(StateView, Evaluation), RulesError>;
     /// A good move for the player to move.
     fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError> {
         self.analyze(record, budget, Duration::MAX, &mut |_| true)
@@ -239,9 +302,18 @@ pub trait AnyGame: Send + Sync {
 
 /// Shows a position of a typed game, in one pass.
 pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
+    view_with(game, pos, game.outcome(pos))
+}
+
+/// [`view`] of a position whose outcome the caller has worked out already
+/// (from its legal moves, its evaluation): the outcome is worked out once a
+/// call (issue #25; in Contiguity and Shoulder to Shoulder it is a
+/// connectivity check).
+pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome) -> StateView {
     let d = game.description();
-    let record = game.to_record(pos);
-    let outcome = game.outcome(pos);
+    let mut position = String::with_capacity(POSITION_CAPACITY);
+    game.write_position(pos, &mut position);
+    let record = Record::of_text(position.clone());
     let seats = d.seats().len() as Player;
     let seat_colours: Vec<Option<Player>> = (0..seats).map(|s| game.seat_colour(pos, s)).collect();
     let seat_of = |colour: Player| seat_colours.iter().position(|&c| c == Some(colour)).unwrap_or(colour as usize);
@@ -256,7 +328,7 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
     let reason = if outcome.is_over() { game.result_reason(pos) } else { None };
     let result = ResultView { winners, winner_seats, reason };
     StateView {
-        position: record.text(),
+        position,
         record,
         to_move: game.to_move(pos),
         to_move_name,
@@ -268,6 +340,29 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
         outcome,
         result,
         standing: game.match_standing(pos),
+    }
+}
+
+/// Room for a position's text: every game's fits, most with room to spare.
+const POSITION_CAPACITY: usize = 256;
+
+/// The outcome an evaluation reports ([`Evaluation::from_outcome`]).
+fn outcome_of(e: &Evaluation) -> Outcome {
+    match e.status {
+        crate::game::Status::Ongoing => Outcome::Ongoing,
+        crate::game::Status::Won => Outcome::Won(e.winners.clone()),
+        crate::game::Status::Drawn => Outcome::Drawn,
+    }
+}
+
+/// The outcome of a position whose legal moves are `legal`: a game with a
+/// legal move goes on ([`Game`]'s contract), so only a position without one
+/// is asked.
+fn outcome_given<G: Game>(game: &G, pos: &G::Position, any_legal: bool) -> Outcome {
+    if any_legal {
+        Outcome::Ongoing
+    } else {
+        game.outcome(pos)
     }
 }
 
@@ -293,10 +388,10 @@ pub fn game_over<G: Game>(game: &G, pos: &G::Position, what: &str) -> RulesError
 /// Parses `text` as a move of `pos`, refusing it once the game is over and
 /// whenever the game's own parser accepts something it would not list.
 pub fn checked_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<G::Move, RulesError> {
-    if game.outcome(pos).is_over() {
-        return Err(game_over(game, pos, text));
-    }
-    legal_move(game, pos, text)
+    // A legal move means the game goes on ([`Game`]'s contract: no legal
+    // move once it is over), so the outcome is worked out only to explain a
+    // refusal: the game being over comes first.
+    legal_move(game, pos, text).map_err(|e| if game.outcome(pos).is_over() { game_over(game, pos, text) } else { e })
 }
 
 /// [`checked_move`] in a position already known to be in play (the outcome
@@ -552,26 +647,27 @@ impl<G: Game> AnyGame for G {
         Ok(view(self, &Game::next_game(self, &pos)?))
     }
 
-    fn load(&self, record: Record) -> Result<StateView, RulesError> {
-        let pos = self.from_record(record)?;
+    fn load_given(&self, given: Given<'_>) -> Result<StateView, RulesError> {
+        let pos = read(self, given)?;
         Ok(view(self, &pos))
     }
 
-    fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError> {
-        let pos = self.from_record(record)?;
+    fn moves_given(&self, given: Given<'_>) -> Result<(StateView, Vec<MoveView>), RulesError> {
+        let pos = read(self, given)?;
         let mut legal = Vec::new();
         self.legal_moves(&pos, &mut legal);
+        let outcome = outcome_given(self, &pos, !legal.is_empty());
         let moves = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
-        Ok((view(self, &pos), moves))
+        Ok((view_with(self, &pos, outcome), moves))
     }
 
-    fn each_move(
+    fn each_move_given(
         &self,
-        record: Record,
+        given: Given<'_>,
         passed: bool,
         each: &mut dyn FnMut(&MoveView),
     ) -> Result<(StateView, usize), RulesError> {
-        let pos = self.from_record(record)?;
+        let pos = read(self, given)?;
         let mut legal = Vec::new();
         self.legal_moves(&pos, &mut legal);
         let mut shown = MoveView {
@@ -584,11 +680,12 @@ impl<G: Game> AnyGame for G {
             self.details_into(&pos, m, &mut shown.details, passed);
             each(&shown);
         }
-        Ok((view(self, &pos), legal.len()))
+        let outcome = outcome_given(self, &pos, !legal.is_empty());
+        Ok((view_with(self, &pos, outcome), legal.len()))
     }
 
-    fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError> {
-        let pos = self.from_record(record)?;
+    fn entry_given(&self, given: Given<'_>, chosen: &[String]) -> Result<(StateView, EntryView), RulesError> {
+        let pos = read(self, given)?;
         let d = Game::description(self);
         let chosen: Vec<Cell> = chosen
             .iter()
@@ -632,8 +729,8 @@ impl<G: Game> AnyGame for G {
         Ok((view(self, &pos), EntryView { moves, next_cells, complete }))
     }
 
-    fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
-        let mut pos = self.from_record(record)?;
+    fn apply_given(&self, given: Given<'_>, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
+        let mut pos = read(self, given)?;
         if let Some(fields) = resignation(mv) {
             return resign(self, pos, fields);
         }
@@ -648,17 +745,23 @@ impl<G: Game> AnyGame for G {
         let mover_name = self.to_move_name(&pos);
         let renumbered = (0..d.players.len() as Player).map(|p| self.player_after(&pos, m, p)).collect();
         self.play(&mut pos, m);
-        let next_moves = next_moves.then(|| {
+        let (next_moves, state) = if next_moves {
             let mut legal = Vec::new();
             self.legal_moves(&pos, &mut legal);
-            legal.into_iter().map(|m| move_view(self, &pos, m)).collect()
-        });
-        Ok(ApplyView { played, mover, mover_name, mover_seat, state: view(self, &pos), renumbered, next_moves })
+            let outcome = outcome_given(self, &pos, !legal.is_empty());
+            let listed = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
+            (Some(listed), view_with(self, &pos, outcome))
+        } else {
+            (None, view(self, &pos))
+        };
+        Ok(ApplyView { played, mover, mover_name, mover_seat, state, renumbered, next_moves })
     }
 
-    fn evaluate_with(&self, record: Record, cells: bool) -> Result<(StateView, Evaluation), RulesError> {
-        let pos = self.from_record(record)?;
-        Ok((view(self, &pos), Game::evaluate_with(self, &pos, cells)))
+    fn evaluate_given(&self, given: Given<'_>, cells: bool) -> Result<(StateView, Evaluation), RulesError> {
+        let pos = read(self, given)?;
+        let e = Game::evaluate_with(self, &pos, cells);
+        // The evaluation's status is the outcome: not worked out again.
+        Ok((view_with(self, &pos, outcome_of(&e)), e))
     }
 
     fn analyze(

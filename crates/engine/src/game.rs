@@ -2,7 +2,7 @@
 
 use crate::describe::Description;
 use crate::error::RulesError;
-use crate::notation::Record;
+use crate::notation::{Pairs, Record};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -242,6 +242,22 @@ pub trait Game: Send + Sync + 'static {
 
     /// Writes a position as its canonical record.
     fn to_record(&self, pos: &Self::Position) -> Record;
+
+    /// Reads a position from its pairs, borrowed from the text a call gave
+    /// ([`Pairs::parse`]): no `String` a key or value (issue #25). A game
+    /// reads its records through it too, so a text gives the same position,
+    /// or the same error, either way. By default [`Game::from_record`] of
+    /// the pairs.
+    #[allow(clippy::wrong_self_convention)]
+    fn from_pairs(&self, pairs: Pairs<'_>) -> Result<Self::Position, RulesError> {
+        self.from_record(pairs.to_record())
+    }
+
+    /// Appends the position's canonical text (`to_record(pos).text()`) to
+    /// `out`, with no record in between where the game writes it itself.
+    fn write_position(&self, pos: &Self::Position, out: &mut String) {
+        out.push_str(&self.to_record(pos).text());
+    }
 
     /// The player whose turn it is.
     fn to_move(&self, pos: &Self::Position) -> Player;

@@ -6,11 +6,20 @@
 //! [`Record::finish`], so an unknown key is always named in the error.
 
 use crate::error::RulesError;
+use std::sync::OnceLock;
 
 /// An ordered list of `key=value` pairs: a position in its text form.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// A record made from a position's canonical text ([`Record::of_text`],
+/// what every [`crate::front::StateView`] carries) keeps the text and
+/// splits it into pairs only when they are first read: most calls print a
+/// position and never read its pairs (issue #25).
+#[derive(Clone, Default)]
 pub struct Record {
-    entries: Vec<(String, String)>,
+    entries: OnceLock<Vec<(String, String)>>,
+    /// The canonical text the pairs are split from, while it still prints
+    /// them (cleared by the first change).
+    text: Option<String>,
 }
 
 /// The longest position text accepted, in bytes. No game needs more than a
@@ -23,22 +32,214 @@ pub const MAX_KEYS: usize = 64;
 
 impl Record {
     pub fn new() -> Self {
-        // Room for every game's keys (at most eight): a record is built for
-        // every position a call reads or prints, and growing the list one
-        // pair at a time costs a reallocation or two each.
-        Record { entries: Vec::with_capacity(8) }
+        // Room for every game's keys (at most eight).
+        Record { entries: OnceLock::from(Vec::with_capacity(8)), text: None }
+    }
+
+    /// The record of a position's canonical text, as a game writes it
+    /// ([`crate::game::Game::write_position`]): kept as text, split into
+    /// pairs when first read. Only for text a game printed: text that does
+    /// not parse reads as no pairs.
+    pub fn of_text(text: String) -> Self {
+        Record { entries: OnceLock::new(), text: Some(text) }
+    }
+
+    fn list(&self) -> &Vec<(String, String)> {
+        self.entries.get_or_init(|| match &self.text {
+            Some(t) => Pairs::parse(t).map(|p| p.to_entries()).unwrap_or_default(),
+            None => Vec::new(),
+        })
+    }
+
+    fn list_mut(&mut self) -> &mut Vec<(String, String)> {
+        self.list();
+        self.text = None;
+        self.entries.get_mut().expect("the pairs were split above")
     }
 
     /// Parses position text. Rejects empty keys, a pair without `=`, a key
-    /// given twice, and text longer than [`MAX_POSITION_LEN`].
+    /// given twice, and text longer than [`MAX_POSITION_LEN`] (as
+    /// [`Pairs::parse`], which it is, owned).
     pub fn parse(text: &str) -> Result<Record, RulesError> {
+        Ok(Pairs::parse(text)?.to_record())
+    }
+
+    /// Adds a pair; a key given twice is an error naming it.
+    pub fn insert(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
+        let entries = self.list_mut();
+        if entries.len() >= MAX_KEYS {
+            return Err(too_many_keys());
+        }
+        if entries.iter().any(|(k, _)| k == key) {
+            return Err(given_twice(key));
+        }
+        entries.push((key.to_string(), value.to_string()));
+        Ok(())
+    }
+
+    /// Appends a pair when printing (no duplicate check: printers are ours).
+    pub fn push(&mut self, key: &str, value: impl Into<String>) {
+        self.list_mut().push((key.to_string(), value.into()));
+    }
+
+    /// The value of `key`, without consuming it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.list().iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// Removes `key` and returns its value.
+    pub fn take(&mut self, key: &str) -> Option<String> {
+        let entries = self.list_mut();
+        let i = entries.iter().position(|(k, _)| k == key)?;
+        Some(entries.remove(i).1)
+    }
+
+    /// Removes `key`; an error naming it when it is missing.
+    pub fn require(&mut self, key: &str) -> Result<String, RulesError> {
+        self.take(key).ok_or_else(|| missing(key))
+    }
+
+    /// Removes `key` and parses it as an unsigned number (`default` when absent).
+    pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32, RulesError> {
+        match self.take(key) {
+            None => Ok(default),
+            Some(v) => parse_u32(key, &v),
+        }
+    }
+
+    /// Errors naming the first key nobody took: an unknown key.
+    pub fn finish(self, allowed: &[&str]) -> Result<(), RulesError> {
+        match self.list().first() {
+            Some((k, _)) => Err(unknown_key(k, allowed)),
+            None => Ok(()),
+        }
+    }
+
+    pub fn entries(&self) -> &[(String, String)] {
+        self.list()
+    }
+
+    pub fn into_entries(mut self) -> Vec<(String, String)> {
+        std::mem::take(self.list_mut())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list().is_empty()
+    }
+
+    /// The record as position text (what `to_string` prints), written into
+    /// one `String` of the exact length (a record of a game's text: that
+    /// text).
+    pub fn text(&self) -> String {
+        if let Some(t) = &self.text {
+            return t.clone();
+        }
+        let entries = self.list();
+        let len: usize = entries.iter().map(|(k, v)| k.len() + v.len() + 3).sum();
+        let mut out = String::with_capacity(len);
+        let mut sink = TextSink::new(&mut out);
+        for (k, v) in entries {
+            sink.pair_str(k, v);
+        }
+        out
+    }
+}
+
+impl PartialEq for Record {
+    fn eq(&self, other: &Record) -> bool {
+        self.list() == other.list()
+    }
+}
+
+impl Eq for Record {}
+
+impl std::fmt::Debug for Record {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Record").field("entries", self.list()).finish()
+    }
+}
+
+fn too_many_keys() -> RulesError {
+    RulesError::bad_position(
+        "position",
+        format!("the position has more than {MAX_KEYS} keys; no game has nearly that many"),
+    )
+}
+
+fn given_twice(key: &str) -> RulesError {
+    RulesError::bad_position(key, format!("key `{key}` is given twice"))
+}
+
+fn missing(key: &str) -> RulesError {
+    RulesError::bad_position(key, format!("the position has no `{key}=`"))
+}
+
+fn parse_u32(key: &str, v: &str) -> Result<u32, RulesError> {
+    v.parse::<u32>().map_err(|_| RulesError::bad_position(key, format!("`{key}={v}`: expected a whole number")))
+}
+
+fn unknown_key(k: &str, allowed: &[&str]) -> RulesError {
+    let mut msg = format!("unknown key `{k}`");
+    if !allowed.is_empty() {
+        msg.push_str(&format!("; this game knows {}", allowed.join(", ")));
+    }
+    RulesError::bad_position(k, msg)
+}
+
+/// How many pairs [`Pairs`] holds without allocating (every game has at
+/// most a dozen keys).
+const INLINE_PAIRS: usize = 16;
+
+/// A position's `key=value` pairs borrowed from its text (or from a
+/// [`Record`]): what every game reads a position from
+/// ([`crate::game::Game::from_pairs`]). [`Pairs::parse`] splits and checks
+/// the text as [`Record::parse`] does, with the same errors, but keeps no
+/// `String` a key or value; [`Pairs::take`] and friends consume pairs as a
+/// record's do, and [`Pairs::finish`] names the first pair nobody took. So
+/// a game reads its text and its record with one reader, and both give the
+/// same position, or the same error.
+#[derive(Clone, Debug)]
+pub struct Pairs<'a> {
+    inline: [(&'a str, &'a str); INLINE_PAIRS],
+    more: Vec<(&'a str, &'a str)>,
+    len: usize,
+    /// Bit `i`: pair `i` was taken ([`MAX_KEYS`] = 64 pairs at most).
+    taken: u64,
+}
+
+impl<'a> Pairs<'a> {
+    fn empty() -> Self {
+        Pairs { inline: [("", ""); INLINE_PAIRS], more: Vec::new(), len: 0, taken: 0 }
+    }
+
+    fn at(&self, i: usize) -> (&'a str, &'a str) {
+        if i < INLINE_PAIRS {
+            self.inline[i]
+        } else {
+            self.more[i - INLINE_PAIRS]
+        }
+    }
+
+    fn push(&mut self, pair: (&'a str, &'a str)) {
+        if self.len < INLINE_PAIRS {
+            self.inline[self.len] = pair;
+        } else {
+            self.more.push(pair);
+        }
+        self.len += 1;
+    }
+
+    /// Splits position text into pairs. Rejects empty keys, a pair without
+    /// `=`, a key given twice, more than [`MAX_KEYS`] pairs, and text longer
+    /// than [`MAX_POSITION_LEN`].
+    pub fn parse(text: &'a str) -> Result<Pairs<'a>, RulesError> {
         if text.len() > MAX_POSITION_LEN {
             return Err(RulesError::bad_position(
                 "position",
                 format!("the position text is {} bytes long; at most {MAX_POSITION_LEN} are accepted", text.len()),
             ));
         }
-        let mut rec = Record::new();
+        let mut pairs = Pairs::empty();
         // Split on the bytes `;` and `=` (ASCII, so every piece is whole
         // UTF-8) with a plain scan: a position is a few hundred bytes and a
         // dozen pairs, too short for the searchers' set-up to pay.
@@ -60,96 +261,133 @@ impl Record {
             if k.is_empty() {
                 return Err(RulesError::bad_position("position", format!("`{part}` has no key")));
             }
-            rec.insert(k, v)?;
+            if pairs.len >= MAX_KEYS {
+                return Err(too_many_keys());
+            }
+            if (0..pairs.len).any(|i| pairs.at(i).0 == k) {
+                return Err(given_twice(k));
+            }
+            pairs.push((k, v));
         }
-        Ok(rec)
+        Ok(pairs)
     }
 
-    /// Adds a pair; a key given twice is an error naming it.
-    pub fn insert(&mut self, key: &str, value: &str) -> Result<(), RulesError> {
-        if self.entries.len() >= MAX_KEYS {
-            return Err(RulesError::bad_position(
-                "position",
-                format!("the position has more than {MAX_KEYS} keys; no game has nearly that many"),
-            ));
+    /// The pairs of a record (its keys are distinct already).
+    pub fn of(record: &'a Record) -> Pairs<'a> {
+        let mut pairs = Pairs::empty();
+        for (k, v) in record.entries().iter().take(MAX_KEYS) {
+            pairs.push((k, v));
         }
-        if self.entries.iter().any(|(k, _)| k == key) {
-            return Err(RulesError::bad_position(key, format!("key `{key}` is given twice")));
-        }
-        self.entries.push((key.to_string(), value.to_string()));
-        Ok(())
+        pairs
     }
 
-    /// Appends a pair when printing (no duplicate check: printers are ours).
-    pub fn push(&mut self, key: &str, value: impl Into<String>) {
-        self.entries.push((key.to_string(), value.into()));
+    /// The index of the pair `key` nobody has taken yet.
+    fn find(&self, key: &str) -> Option<usize> {
+        (0..self.len).find(|&i| self.taken & (1 << i) == 0 && self.at(i).0 == key)
     }
 
     /// The value of `key`, without consuming it.
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.find(key).map(|i| self.at(i).1)
     }
 
-    /// Removes `key` and returns its value.
-    pub fn take(&mut self, key: &str) -> Option<String> {
-        let i = self.entries.iter().position(|(k, _)| k == key)?;
-        Some(self.entries.remove(i).1)
+    /// Consumes `key` and returns its value.
+    pub fn take(&mut self, key: &str) -> Option<&'a str> {
+        let i = self.find(key)?;
+        self.taken |= 1 << i;
+        Some(self.at(i).1)
     }
 
-    /// Removes `key`; an error naming it when it is missing.
-    pub fn require(&mut self, key: &str) -> Result<String, RulesError> {
-        self.take(key).ok_or_else(|| RulesError::bad_position(key, format!("the position has no `{key}=`")))
+    /// Consumes `key`; an error naming it when it is missing.
+    pub fn require(&mut self, key: &str) -> Result<&'a str, RulesError> {
+        self.take(key).ok_or_else(|| missing(key))
     }
 
-    /// Removes `key` and parses it as an unsigned number (`default` when absent).
+    /// Consumes `key` and parses it as an unsigned number (`default` when
+    /// absent).
     pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32, RulesError> {
         match self.take(key) {
             None => Ok(default),
-            Some(v) => v
-                .parse::<u32>()
-                .map_err(|_| RulesError::bad_position(key, format!("`{key}={v}`: expected a whole number"))),
+            Some(v) => parse_u32(key, v),
         }
+    }
+
+    /// The pairs nobody has taken, in order.
+    pub fn left(&self) -> impl Iterator<Item = (&'a str, &'a str)> + '_ {
+        (0..self.len).filter(|&i| self.taken & (1 << i) == 0).map(|i| self.at(i))
     }
 
     /// Errors naming the first key nobody took: an unknown key.
     pub fn finish(self, allowed: &[&str]) -> Result<(), RulesError> {
-        if let Some((k, _)) = self.entries.first() {
-            let mut msg = format!("unknown key `{k}`");
-            if !allowed.is_empty() {
-                msg.push_str(&format!("; this game knows {}", allowed.join(", ")));
-            }
-            return Err(RulesError::bad_position(k.clone(), msg));
+        match self.left().next() {
+            Some((k, _)) => Err(unknown_key(k, allowed)),
+            None => Ok(()),
         }
-        Ok(())
     }
 
-    pub fn entries(&self) -> &[(String, String)] {
-        &self.entries
+    fn to_entries(&self) -> Vec<(String, String)> {
+        let mut entries = Vec::with_capacity(self.len.max(8));
+        entries.extend(self.left().map(|(k, v)| (k.to_string(), v.to_string())));
+        entries
     }
 
-    pub fn into_entries(self) -> Vec<(String, String)> {
-        self.entries
+    /// The pairs nobody has taken, as a record.
+    pub fn to_record(&self) -> Record {
+        Record { entries: OnceLock::from(self.to_entries()), text: None }
+    }
+}
+
+/// Where a game writes a position's pairs: a [`Record`], or position text
+/// ([`TextSink`]). A game writes both with one writer, so its text is its
+/// record's, byte for byte.
+pub trait Sink {
+    /// Appends the pair `key`, whose value `value` appends to the string
+    /// it is given.
+    fn pair(&mut self, key: &str, value: impl FnOnce(&mut String));
+
+    /// Appends the pair `key=value`.
+    fn pair_str(&mut self, key: &str, value: &str) {
+        self.pair(key, |out| out.push_str(value));
+    }
+}
+
+impl Sink for Record {
+    fn pair(&mut self, key: &str, value: impl FnOnce(&mut String)) {
+        let mut v = String::new();
+        value(&mut v);
+        self.push(key, v);
+    }
+}
+
+/// Writes pairs as position text (`key=value; key=value`), straight into a
+/// `String`: what [`Record::text`] prints of the same pairs.
+pub struct TextSink<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl<'a> TextSink<'a> {
+    /// Writes after what `out` holds, as its first pair.
+    pub fn new(out: &'a mut String) -> Self {
+        TextSink { out, first: true }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+    /// Writes after what `out` holds, which already holds pairs when
+    /// `more` (the next pair is preceded by `; `).
+    pub fn after(out: &'a mut String, more: bool) -> Self {
+        TextSink { out, first: !more }
     }
+}
 
-    /// The record as position text (what `to_string` prints), written into
-    /// one `String` of the exact length: every reply prints a position, and
-    /// the formatting machinery grows its buffer several times on the way.
-    pub fn text(&self) -> String {
-        let len: usize = self.entries.iter().map(|(k, v)| k.len() + v.len() + 3).sum();
-        let mut out = String::with_capacity(len);
-        for (i, (k, v)) in self.entries.iter().enumerate() {
-            if i > 0 {
-                out.push_str("; ");
-            }
-            out.push_str(k);
-            out.push('=');
-            out.push_str(v);
+impl Sink for TextSink<'_> {
+    fn pair(&mut self, key: &str, value: impl FnOnce(&mut String)) {
+        if !self.first {
+            self.out.push_str("; ");
         }
-        out
+        self.first = false;
+        self.out.push_str(key);
+        self.out.push('=');
+        value(self.out);
     }
 }
 
@@ -167,15 +405,7 @@ pub fn trim(s: &str) -> &str {
 
 impl std::fmt::Display for Record {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, (k, v)) in self.entries.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            f.write_str(k)?;
-            f.write_str("=")?;
-            f.write_str(v)?;
-        }
-        Ok(())
+        f.write_str(&self.text())
     }
 }
 
@@ -207,9 +437,41 @@ pub fn joined(a: &str, sep: &str, b: &str) -> String {
     out
 }
 
-/// Splits a comma-separated list; an empty value is the empty list.
+/// Splits a comma-separated list; an empty value is the empty list. The
+/// items of `value.split(',')`, trimmed, the empty ones left out, found by
+/// a plain byte scan (every position lists its cells: a few dozen names a
+/// call, too short for `str::split`'s searcher to pay).
 pub fn split_list(value: &str) -> impl Iterator<Item = &str> {
-    value.split(',').map(trim).filter(|s| !s.is_empty())
+    List { rest: Some(value) }
+}
+
+struct List<'a> {
+    /// What is left to split; `None` once the last item was given.
+    rest: Option<&'a str>,
+}
+
+impl<'a> Iterator for List<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        loop {
+            let rest = self.rest?;
+            let item = match rest.bytes().position(|b| b == b',') {
+                Some(i) => {
+                    self.rest = Some(&rest[i + 1..]);
+                    &rest[..i]
+                }
+                None => {
+                    self.rest = None;
+                    rest
+                }
+            };
+            let item = trim(item);
+            if !item.is_empty() {
+                return Some(item);
+            }
+        }
+    }
 }
 
 /// Parses a list of cell names into a bitboard, rejecting unknown cells and
@@ -264,13 +526,20 @@ pub fn format_cells<S: AsRef<str>>(set: u128, name: impl Fn(u8) -> S) -> String 
 /// whole list, none a cell (a reply prints every position it shows).
 pub fn write_cells(set: u128, push: impl Fn(&mut String, u8)) -> String {
     let mut out = String::with_capacity(4 * set.count_ones() as usize);
+    push_cells(&mut out, set, push);
+    out
+}
+
+/// Appends the comma-separated list of the cells of `set`, each name
+/// appended by `push`, to `out` ([`write_cells`] into a string that holds
+/// more: a position's text).
+pub fn push_cells(out: &mut String, set: u128, push: impl Fn(&mut String, u8)) {
     for (i, c) in crate::bits::Bits(set).enumerate() {
         if i > 0 {
             out.push(',');
         }
-        push(&mut out, c);
+        push(out, c);
     }
-    out
 }
 
 #[cfg(test)]
@@ -301,6 +570,14 @@ mod tests {
         assert_eq!(r.get("to_move"), Some("red"));
         assert_eq!(r.get("white"), Some("30a, 29b"));
         assert_eq!(r.to_string(), "to_move=red; white=30a, 29b; red=1a");
+    }
+
+    #[test]
+    fn split_list_is_split_trimmed_without_empties() {
+        for v in ["", ",", "a", "a,b", " a , b ,", ",,a,,", "1a, 2b,\u{a0}3c\u{a0},é", " ", "a,,", "x ,y"] {
+            let want: Vec<&str> = v.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+            assert_eq!(split_list(v).collect::<Vec<_>>(), want, "{v:?}");
+        }
     }
 
     #[test]
@@ -345,6 +622,83 @@ mod tests {
         assert!(Record::parse(&"x".repeat(MAX_POSITION_LEN + 1)).is_err());
         let many: String = (0..=MAX_KEYS).map(|i| format!("k{i}=1;")).collect();
         assert!(Record::parse(&many).unwrap_err().message.contains("more than 64 keys"));
+    }
+
+    #[test]
+    fn pairs_read_as_a_record_does() {
+        let text = " to_move=red ;white=30a, 29b; red=1a ; x= ;";
+        let mut p = Pairs::parse(text).unwrap();
+        let mut r = Record::parse(text).unwrap();
+        assert_eq!(p.to_record(), r);
+        assert_eq!(p.get("white"), r.get("white"));
+        assert_eq!(p.take("white"), r.take("white").as_deref());
+        assert_eq!(p.get("white"), None);
+        assert_eq!(p.take("white"), None);
+        assert_eq!(p.require("nope").unwrap_err(), r.require("nope").unwrap_err());
+        assert_eq!(p.take_u32("to_move", 0).unwrap_err(), r.take_u32("to_move", 0).unwrap_err());
+        assert_eq!(p.take_u32("absent", 7).unwrap(), 7);
+        assert_eq!(p.to_record(), r);
+        assert_eq!(p.clone().finish(&["a"]).unwrap_err(), r.clone().finish(&["a"]).unwrap_err());
+        assert_eq!(p.take("red"), Some("1a"));
+        assert_eq!(p.take("x"), Some(""));
+        assert!(p.finish(&[]).is_ok());
+        // The record's pairs, borrowed.
+        let r = Record::parse("a=1; b=2").unwrap();
+        let mut q = Pairs::of(&r);
+        assert_eq!(q.take("b"), Some("2"));
+        assert_eq!(q.left().collect::<Vec<_>>(), [("a", "1")]);
+    }
+
+    #[test]
+    fn pairs_beyond_the_inline_room_are_kept_too() {
+        let text: String = (0..MAX_KEYS).map(|i| format!("k{i}={i};")).collect();
+        let mut p = Pairs::parse(&text).unwrap();
+        assert_eq!(p.to_record(), Record::parse(&text).unwrap());
+        assert_eq!(p.take("k40"), Some("40"));
+        assert_eq!(p.get("k63"), Some("63"));
+        let e = p.finish(&[]).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("k0"));
+        let dup = format!("{text}k20=x");
+        assert!(Pairs::parse(&dup).unwrap_err().message.contains("more than 64 keys"));
+        let dup: String = (0..20).map(|i| format!("k{i}=1;")).chain(["k17=2".to_string()]).collect();
+        assert_eq!(Pairs::parse(&dup).unwrap_err().field.as_deref(), Some("k17"));
+    }
+
+    #[test]
+    fn a_record_of_text_reads_and_changes_as_the_parsed_record() {
+        let text = "to_move=red; white=30a,29b; red=1a";
+        let lazy = Record::of_text(text.to_string());
+        let parsed = Record::parse(text).unwrap();
+        assert_eq!(lazy.text(), text);
+        assert_eq!(lazy, parsed);
+        assert_eq!(lazy.get("red"), Some("1a"));
+        assert_eq!(lazy.entries(), parsed.entries());
+        let mut changed = Record::of_text(text.to_string());
+        changed.push("ply", "3");
+        assert_eq!(changed.text(), "to_move=red; white=30a,29b; red=1a; ply=3");
+        let mut taken = Record::of_text(text.to_string());
+        assert_eq!(taken.take("white").as_deref(), Some("30a,29b"));
+        assert_eq!(taken.text(), "to_move=red; red=1a");
+        assert_eq!(taken.to_string(), taken.text());
+        assert_eq!(Record::of_text(String::new()), Record::new());
+        assert!(Record::of_text("x".into()).is_empty(), "text no game wrote reads as no pairs");
+    }
+
+    #[test]
+    fn the_text_sink_writes_what_text_prints() {
+        let mut r = Record::new();
+        let mut out = String::from("k=v");
+        {
+            let mut sink = TextSink::after(&mut out, true);
+            sink.pair_str("a", "1");
+            sink.pair("b", |o| push_number(o, 42));
+        }
+        r.pair_str("a", "1");
+        r.pair("b", |o| push_number(o, 42));
+        assert_eq!(out, format!("k=v; {}", r.text()));
+        let mut fresh = String::new();
+        TextSink::new(&mut fresh).pair_str("a", "1");
+        assert_eq!(fresh, "a=1");
     }
 
     #[test]

@@ -58,6 +58,15 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
         .unwrap_or_else(|e| panic!("{text}: does not parse back: {e}"));
     assert_eq!(&reparsed, pos, "{text}: round trip changed the position");
     assert_eq!(game.to_record(&reparsed).to_string(), text, "not canonical");
+    // The text written straight from the position is the record's, and
+    // reads straight back (issue #25); a record of the text is the record.
+    let mut direct = String::new();
+    game.write_position(pos, &mut direct);
+    assert_eq!(direct, text, "write_position differs from to_record");
+    let pairs = crate::notation::Pairs::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let read = game.from_pairs(pairs).unwrap_or_else(|e| panic!("{text}: does not read back directly: {e}"));
+    assert_eq!(&read, pos, "{text}: the direct reader changed the position");
+    assert_eq!(Record::of_text(text.clone()), game.to_record(pos), "{text}: the lazy record differs");
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     let over = game.outcome(pos).is_over();

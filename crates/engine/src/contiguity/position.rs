@@ -6,7 +6,7 @@ use super::{Contiguity, Phase, Position, Variant, MAX_BID, PIECES, PLAYER_NAMES,
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, parse_name, write_cells, Record};
+use crate::notation::{parse_cells, parse_name, push_cells, push_number, Pairs, Sink};
 
 impl Contiguity {
     /// The start position: play from the standard set-up, or (bidding) the
@@ -27,11 +27,11 @@ impl Contiguity {
     }
 }
 
-/// Reads a position: who is to move, the pieces, then the bidding
-/// variant's keys (refused in the plain game). Each step refuses what it
-/// reads wrong, naming the key (and the cell).
-pub(super) fn from_record(game: &Contiguity, mut r: Record) -> Result<Position, RulesError> {
-    let to_move = parse_player("to_move", &r.require("to_move")?)?;
+/// Reads a position (its text's pairs, or a record's): who is to move, the
+/// pieces, then the bidding variant's keys (refused in the plain game).
+/// Each step refuses what it reads wrong, naming the key (and the cell).
+pub(super) fn read(game: &Contiguity, mut r: Pairs<'_>) -> Result<Position, RulesError> {
+    let to_move = parse_player("to_move", r.require("to_move")?)?;
     let pieces = read_pieces(&mut r)?;
     let mut pos =
         Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0, white_seat: 0 };
@@ -56,13 +56,13 @@ pub(super) fn from_record(game: &Contiguity, mut r: Record) -> Result<Position, 
 const BIDDING_KEYS: [&str; 4] = ["phase", "bid", "bidder", "bidder_moves"];
 
 /// `white` and `red`: 1 to [`PIECES`] cells each, no cell twice.
-fn read_pieces(r: &mut Record) -> Result<[u128; 2], RulesError> {
+fn read_pieces(r: &mut Pairs<'_>) -> Result<[u128; 2], RulesError> {
     let mut occupied = 0u128;
     let mut pieces = [0u128; 2];
     for p in [WHITE, RED] {
         let key = PLAYER_NAMES[p as usize];
         if let Some(v) = r.take(key) {
-            pieces[p as usize] = parse_cells(key, &v, &mut occupied, parse_cell)?;
+            pieces[p as usize] = parse_cells(key, v, &mut occupied, parse_cell)?;
             let n = pieces[p as usize].count_ones();
             if n == 0 {
                 return Err(RulesError::bad_position(key, format!("{key} has no pieces; pieces are never removed")));
@@ -78,9 +78,9 @@ fn read_pieces(r: &mut Record) -> Result<[u128; 2], RulesError> {
 /// The bidding variant: `phase`, `bid` with `bidder` (consistent with the
 /// phase and who is to move), `bidder_moves` (play only, within the bid)
 /// and `white_seat` (play only).
-fn read_bidding_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> {
+fn read_bidding_keys(r: &mut Pairs<'_>, pos: &mut Position) -> Result<(), RulesError> {
     let to_move = pos.to_move;
-    pos.phase = match r.take("phase").as_deref() {
+    pos.phase = match r.take("phase") {
         None | Some("play") => Phase::Play,
         Some("bidding") => Phase::Bidding,
         Some("choice") => Phase::Choice,
@@ -95,7 +95,7 @@ fn read_bidding_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesErro
         pos.bid = Some(b);
     }
     if let Some(v) = r.take("bidder") {
-        pos.bidder = Some(parse_player("bidder", &v)?);
+        pos.bidder = Some(parse_player("bidder", v)?);
     }
     let moves = r.take_u32("bidder_moves", 0)?;
     if pos.bid.is_some() != pos.bidder.is_some() {
@@ -127,30 +127,29 @@ fn read_bidding_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesErro
         if pos.phase != Phase::Play {
             return Err(RulesError::bad_position("white_seat", "`white_seat` is known in play only"));
         }
-        pos.white_seat = parse_name("white_seat", &v, &SEAT_NAMES)? as Player;
+        pos.white_seat = parse_name("white_seat", v, &SEAT_NAMES)? as Player;
     }
     Ok(())
 }
 
-pub(super) fn to_record(game: &Contiguity, pos: &Position) -> Record {
-    let mut r = Record::new();
-    r.push("to_move", PLAYER_NAMES[pos.to_move as usize]);
+/// Writes a position's pairs, into a record or straight into its text.
+pub(super) fn write<S: Sink>(game: &Contiguity, pos: &Position, r: &mut S) {
+    r.pair_str("to_move", PLAYER_NAMES[pos.to_move as usize]);
     if game.variant == Variant::Bidding {
-        r.push("phase", pos.phase.name());
+        r.pair_str("phase", pos.phase.name());
     }
-    r.push("white", write_cells(pos.pieces[0], board::push_cell_name));
-    r.push("red", write_cells(pos.pieces[1], board::push_cell_name));
+    r.pair("white", |o| push_cells(o, pos.pieces[0], board::push_cell_name));
+    r.pair("red", |o| push_cells(o, pos.pieces[1], board::push_cell_name));
     if let (Some(b), Some(p)) = (pos.bid, pos.bidder) {
-        r.push("bid", b.to_string());
-        r.push("bidder", PLAYER_NAMES[p as usize]);
+        r.pair("bid", |o| push_number(o, b.into()));
+        r.pair_str("bidder", PLAYER_NAMES[p as usize]);
     }
     if pos.bidder_moves > 0 {
-        r.push("bidder_moves", pos.bidder_moves.to_string());
+        r.pair("bidder_moves", |o| push_number(o, pos.bidder_moves.into()));
     }
     if pos.white_seat != 0 {
-        r.push("white_seat", SEAT_NAMES[pos.white_seat as usize]);
+        r.pair_str("white_seat", SEAT_NAMES[pos.white_seat as usize]);
     }
-    r
 }
 
 /// The pieces in board order: each occupied cell once, its owner found by

@@ -1,12 +1,12 @@
 //! Scala position text: reading a record (every error names its key and
 //! cell) and writing one, and the pieces on the board.
 
-use super::board::{cell_name, parse_cell, F1, F14};
-use super::{names, other, Position, Scala, Variant, BLACK, FIRST_CELL, KEYS, PLAYER_NAMES, STONES, WHITE};
+use super::board::{cell_name, parse_cell, push_cell_name, F1, F14};
+use super::{other, Position, Scala, Variant, BLACK, FIRST_CELL, KEYS, PLAYER_NAMES, STONES, WHITE};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, parse_name, Record};
+use crate::notation::{parse_cells, parse_name, push_cells, Pairs, Sink};
 
 impl Scala {
     /// The start position.
@@ -25,14 +25,15 @@ fn parse_player(key: &str, v: &str) -> Result<Player, RulesError> {
     parse_name(key, v, &PLAYER_NAMES).map(|i| i as Player)
 }
 
-pub(super) fn from_record(g: &Scala, mut r: Record) -> Result<Position, RulesError> {
-    let to_move = parse_player("to_move", &r.require("to_move")?)?;
+/// Reads a position (its text's pairs, or a record's).
+pub(super) fn read(g: &Scala, mut r: Pairs<'_>) -> Result<Position, RulesError> {
+    let to_move = parse_player("to_move", r.require("to_move")?)?;
     let mut occupied = 0u128;
     let mut stones = [0u128; 2];
     for p in [WHITE, BLACK] {
         let key = PLAYER_NAMES[p as usize];
         if let Some(v) = r.take(key) {
-            let set = parse_cells(key, &v, &mut occupied, parse_cell)?;
+            let set = parse_cells(key, v, &mut occupied, parse_cell)?;
             let n = set.count_ones();
             if n > STONES {
                 return Err(RulesError::bad_position(key, format!("{key} has {n} stones; the game has {STONES}")));
@@ -58,7 +59,7 @@ pub(super) fn from_record(g: &Scala, mut r: Record) -> Result<Position, RulesErr
     }
     let loser = match r.take("loser") {
         None => None,
-        Some(v) if v == "none" => None,
+        Some("none") => None,
         Some(v) => {
             if g.variant == Variant::Original {
                 return Err(RulesError::bad_position(
@@ -66,7 +67,7 @@ pub(super) fn from_record(g: &Scala, mut r: Record) -> Result<Position, RulesErr
                     "`loser` belongs to the zillions variant; in the original rules a losing move is illegal",
                 ));
             }
-            let l = parse_player("loser", &v)?;
+            let l = parse_player("loser", v)?;
             if l == to_move {
                 return Err(RulesError::bad_position(
                     "loser",
@@ -84,15 +85,14 @@ pub(super) fn from_record(g: &Scala, mut r: Record) -> Result<Position, RulesErr
     Ok(Position { stones, to_move, loser })
 }
 
-pub(super) fn to_record(pos: &Position) -> Record {
-    let mut r = Record::new();
-    r.push("to_move", PLAYER_NAMES[pos.to_move as usize]);
-    r.push("white", names(pos.stones[0]));
-    r.push("black", names(pos.stones[1]));
+/// Writes a position's pairs, into a record or straight into its text.
+pub(super) fn write<S: Sink>(pos: &Position, r: &mut S) {
+    r.pair_str("to_move", PLAYER_NAMES[pos.to_move as usize]);
+    r.pair("white", |o| push_cells(o, pos.stones[0], push_cell_name));
+    r.pair("black", |o| push_cells(o, pos.stones[1], push_cell_name));
     if let Some(l) = pos.loser {
-        r.push("loser", PLAYER_NAMES[l as usize]);
+        r.pair_str("loser", PLAYER_NAMES[l as usize]);
     }
-    r
 }
 
 pub(super) fn pieces(pos: &Position) -> Vec<PieceAt> {

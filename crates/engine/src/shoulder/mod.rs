@@ -163,11 +163,21 @@ impl Game for ShoulderToShoulder {
     }
 
     fn from_record(&self, r: Record) -> Result<Position, RulesError> {
-        position::from_record(self, r)
+        position::read(self, crate::notation::Pairs::of(&r))
+    }
+
+    fn from_pairs(&self, pairs: crate::notation::Pairs<'_>) -> Result<Position, RulesError> {
+        position::read(self, pairs)
     }
 
     fn to_record(&self, pos: &Position) -> Record {
-        position::to_record(self, pos)
+        let mut r = Record::new();
+        position::write(self, pos, &mut r);
+        r
+    }
+
+    fn write_position(&self, pos: &Position, out: &mut String) {
+        position::write(self, pos, &mut crate::notation::TextSink::new(out));
     }
 
     fn to_move(&self, pos: &Position) -> Player {

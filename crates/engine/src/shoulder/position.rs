@@ -6,7 +6,7 @@ use super::{Position, ShoulderToShoulder, Variant, KEYS, MAX_GAMES};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{format_cells, parse_cells, split_list, Record};
+use crate::notation::{parse_cells, push_cells, push_number, split_list, Pairs, Sink};
 
 impl ShoulderToShoulder {
     /// The seat that starts game `game` of a match: red, green, blue, red...
@@ -57,7 +57,7 @@ impl ShoulderToShoulder {
         Ok(out)
     }
 
-    pub(super) fn parse_games(r: &mut Record, key: &str, default: u8) -> Result<u8, RulesError> {
+    pub(super) fn parse_games(r: &mut Pairs<'_>, key: &str, default: u8) -> Result<u8, RulesError> {
         let n = r.take_u32(key, default as u32)?;
         if !(1..=MAX_GAMES as u32).contains(&n) {
             return Err(RulesError::bad_position(key, format!("`{key}={n}`: expected 1 to {MAX_GAMES}")));
@@ -66,11 +66,12 @@ impl ShoulderToShoulder {
     }
 }
 
-pub(super) fn from_record(g: &ShoulderToShoulder, mut r: Record) -> Result<Position, RulesError> {
+/// Reads a position (its text's pairs, or a record's).
+pub(super) fn read(g: &ShoulderToShoulder, mut r: Pairs<'_>) -> Result<Position, RulesError> {
     let b = g.board;
     let seats = g.seats();
     if let Some(v) = r.take("players") {
-        match v.as_str() {
+        match v {
             "2" | "3" if v == seats.to_string() => {}
             "2" | "3" => {
                 let other = if v == "2" { "two-player" } else { "three-player" };
@@ -82,13 +83,13 @@ pub(super) fn from_record(g: &ShoulderToShoulder, mut r: Record) -> Result<Posit
             _ => return Err(RulesError::bad_position("players", format!("`players={v}`: expected 2 or 3"))),
         }
     }
-    let to_move = g.parse_seat("to_move", &r.require("to_move")?)?;
+    let to_move = g.parse_seat("to_move", r.require("to_move")?)?;
     let mut occupied = 0u128;
     let mut pieces = [0u128; 3];
     for k in 0..3 {
         let key = COLOURS[k];
         if let Some(v) = r.take(key) {
-            pieces[k] = parse_cells(key, &v, &mut occupied, |n| b.cell(n))?;
+            pieces[k] = parse_cells(key, v, &mut occupied, |n| b.cell(n))?;
         }
         let n = pieces[k].count_ones();
         if n > b.pieces {
@@ -117,7 +118,7 @@ pub(super) fn from_record(g: &ShoulderToShoulder, mut r: Record) -> Result<Posit
         return Err(RulesError::bad_position("game", format!("`game={game}` is beyond the match's {games} games")));
     }
     let penalties = match r.take("penalties") {
-        Some(v) => g.parse_penalties(&v)?,
+        Some(v) => g.parse_penalties(v)?,
         None => [0; 3],
     };
     let most = (game as u32 - 1) * b.pieces;
@@ -145,32 +146,30 @@ pub(super) fn from_record(g: &ShoulderToShoulder, mut r: Record) -> Result<Posit
     Ok(pos)
 }
 
-pub(super) fn to_record(g: &ShoulderToShoulder, pos: &Position) -> Record {
+/// Writes a position's pairs, into a record or straight into its text.
+pub(super) fn write<S: Sink>(g: &ShoulderToShoulder, pos: &Position, r: &mut S) {
     let b = g.board;
     let seats = g.seats() as usize;
-    let mut r = Record::new();
-    r.push("players", seats.to_string());
-    r.push("to_move", COLOURS[pos.to_move as usize]);
+    r.pair("players", |o| push_number(o, seats as u32));
+    r.pair_str("to_move", COLOURS[pos.to_move as usize]);
     for (k, colour) in COLOURS.iter().enumerate() {
         if k < seats || pos.pieces[k] != 0 {
-            r.push(colour, format_cells(pos.pieces[k], |c| b.name(c)));
+            r.pair(colour, |o| push_cells(o, pos.pieces[k], |o, c| o.push_str(b.name(c))));
         }
     }
-    r.push("game", pos.game.to_string());
-    r.push("games", pos.games.to_string());
-    // `red:0,green:3`, written without the formatting machinery (every
-    // reply prints the position).
-    let mut pen = String::with_capacity(24);
-    for (k, colour) in COLOURS.iter().enumerate().take(seats) {
-        if k > 0 {
-            pen.push(',');
+    r.pair("game", |o| push_number(o, pos.game.into()));
+    r.pair("games", |o| push_number(o, pos.games.into()));
+    // `red:0,green:3`.
+    r.pair("penalties", |o| {
+        for (k, colour) in COLOURS.iter().enumerate().take(seats) {
+            if k > 0 {
+                o.push(',');
+            }
+            o.push_str(colour);
+            o.push(':');
+            push_number(o, pos.penalties[k]);
         }
-        pen.push_str(colour);
-        pen.push(':');
-        crate::notation::push_number(&mut pen, pos.penalties[k]);
-    }
-    r.push("penalties", pen);
-    r
+    });
 }
 
 /// The pieces in board order: each occupied cell once, its owner found

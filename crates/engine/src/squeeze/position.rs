@@ -4,7 +4,7 @@
 use super::{mask_cells, Phase, Position, Squeeze, BLACK, CHOOSER, COLOURS, KEYS, SEATS, SETTER, STONES, WHITE};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{format_cells, parse_cells, parse_name, split_list, Record};
+use crate::notation::{parse_cells, parse_name, push_cells, push_number, split_list, Pairs, Sink};
 
 pub(super) fn start() -> Position {
     Position {
@@ -18,10 +18,10 @@ pub(super) fn start() -> Position {
     }
 }
 
-/// Reads a position: the phase and who is to move, the pieces, then the
-/// keys of the pre-game or of play. Each step refuses what it reads wrong,
-/// naming the key (and the cell).
-pub(super) fn from_record(game: &Squeeze, mut r: Record) -> Result<Position, RulesError> {
+/// Reads a position (its text's pairs, or a record's): the phase and who is
+/// to move, the pieces, then the keys of the pre-game or of play. Each step
+/// refuses what it reads wrong, naming the key (and the cell).
+pub(super) fn read(game: &Squeeze, mut r: Pairs<'_>) -> Result<Position, RulesError> {
     let phase = read_phase(&mut r)?;
     let to_move = read_to_move(&mut r, phase)?;
     let (kings, stones) = read_pieces(game, &mut r)?;
@@ -36,8 +36,8 @@ pub(super) fn from_record(game: &Squeeze, mut r: Record) -> Result<Position, Rul
 }
 
 /// `phase`: absent means play.
-fn read_phase(r: &mut Record) -> Result<Phase, RulesError> {
-    match r.take("phase").as_deref() {
+fn read_phase(r: &mut Pairs<'_>) -> Result<Phase, RulesError> {
+    match r.take("phase") {
         None | Some("play") => Ok(Phase::Play),
         Some("setup") => Ok(Phase::Setup),
         Some("choice") => Ok(Phase::Choice),
@@ -49,10 +49,10 @@ fn read_phase(r: &mut Record) -> Result<Phase, RulesError> {
 }
 
 /// `to_move`: a colour in play, the seat the phase calls on in the pre-game.
-fn read_to_move(r: &mut Record, phase: Phase) -> Result<Player, RulesError> {
+fn read_to_move(r: &mut Pairs<'_>, phase: Phase) -> Result<Player, RulesError> {
     let tm = r.require("to_move")?;
     if phase == Phase::Play {
-        if SEATS.contains(&tm.as_str()) {
+        if SEATS.contains(&tm) {
             return Err(RulesError::bad_position(
                 "to_move",
                 format!(
@@ -61,7 +61,7 @@ fn read_to_move(r: &mut Record, phase: Phase) -> Result<Player, RulesError> {
                 ),
             ));
         }
-        return parse_colour("to_move", &tm);
+        return parse_colour("to_move", tm);
     }
     let seat = match phase {
         Phase::Choice => CHOOSER,
@@ -86,7 +86,7 @@ fn read_to_move(r: &mut Record, phase: Phase) -> Result<Player, RulesError> {
 
 /// `white`, `black` (kings, at most the game's count each) and
 /// `stones` (at most [`STONES`], on inner cells), no cell twice.
-fn read_pieces(game: &Squeeze, r: &mut Record) -> Result<([u64; 2], u64), RulesError> {
+fn read_pieces(game: &Squeeze, r: &mut Pairs<'_>) -> Result<([u64; 2], u64), RulesError> {
     let g = game.geo;
     let mut occupied = 0u128;
     let mut kings = [0u64; 2];
@@ -95,7 +95,7 @@ fn read_pieces(game: &Squeeze, r: &mut Record) -> Result<([u64; 2], u64), RulesE
     for colour in [WHITE, BLACK] {
         let key = COLOURS[colour as usize];
         if let Some(v) = r.take(key) {
-            kings[colour as usize] = parse_cells(key, &v, &mut occupied, index)? as u64;
+            kings[colour as usize] = parse_cells(key, v, &mut occupied, index)? as u64;
             let n = kings[colour as usize].count_ones();
             if n > k as u32 {
                 return Err(RulesError::bad_position(key, format!("`{key}` lists {n} kings; each colour has {k}")));
@@ -103,7 +103,7 @@ fn read_pieces(game: &Squeeze, r: &mut Record) -> Result<([u64; 2], u64), RulesE
         }
     }
     let stones = match r.take("stones") {
-        Some(v) => parse_cells("stones", &v, &mut occupied, index)? as u64,
+        Some(v) => parse_cells("stones", v, &mut occupied, index)? as u64,
         None => 0,
     };
     let n = stones.count_ones();
@@ -123,7 +123,7 @@ fn read_pieces(game: &Squeeze, r: &mut Record) -> Result<([u64; 2], u64), RulesE
 
 /// The pre-game: no play keys, kings on edge cells (all of them once the
 /// set-up is over), stones only after every king.
-fn check_pregame(game: &Squeeze, r: &Record, pos: &Position) -> Result<(), RulesError> {
+fn check_pregame(game: &Squeeze, r: &Pairs<'_>, pos: &Position) -> Result<(), RulesError> {
     let g = game.geo;
     let (phase, kings, k) = (pos.phase, pos.kings, game.id.kings());
     for key in ["captured", "bait", "setter"] {
@@ -168,10 +168,10 @@ fn check_pregame(game: &Squeeze, r: &Record, pos: &Position) -> Result<(), Rules
 
 /// Play: `captured` (no more stones than the game has), `bait` (within
 /// the holder's captured count), `setter`, and at least one king.
-fn read_play_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> {
+fn read_play_keys(r: &mut Pairs<'_>, pos: &mut Position) -> Result<(), RulesError> {
     if let Some(v) = r.take("captured") {
         let mut seen = [false; 2];
-        for item in split_list(&v) {
+        for item in split_list(v) {
             let (colour, n) = parse_count("captured", item)?;
             if seen[colour as usize] {
                 return Err(RulesError::bad_position(
@@ -196,7 +196,7 @@ fn read_play_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> 
     }
     if let Some(v) = r.take("bait") {
         if v != "none" {
-            let (holder, b) = parse_count("bait", &v)?;
+            let (holder, b) = parse_count("bait", v)?;
             if b > pos.captured[holder as usize] {
                 return Err(RulesError::bad_position(
                     "bait",
@@ -213,7 +213,7 @@ fn read_play_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> 
     }
     if let Some(v) = r.take("setter") {
         if v != "none" {
-            pos.setter = Some(parse_colour("setter", &v)?);
+            pos.setter = Some(parse_colour("setter", v)?);
         }
     }
     if pos.kings[0] == 0 && pos.kings[1] == 0 {
@@ -222,30 +222,38 @@ fn read_play_keys(r: &mut Record, pos: &mut Position) -> Result<(), RulesError> 
     Ok(())
 }
 
-pub(super) fn to_record(game: &Squeeze, pos: &Position) -> Record {
+/// Writes a position's pairs, into a record or straight into its text.
+pub(super) fn write<S: Sink>(game: &Squeeze, pos: &Position, r: &mut S) {
     let g = game.geo;
-    let name = |c: u8| g.name(c);
-    let mut r = Record::new();
+    let name = |out: &mut String, c: u8| out.push_str(g.name(c));
     if pos.phase == Phase::Play {
-        r.push("to_move", COLOURS[pos.to_move as usize]);
+        r.pair_str("to_move", COLOURS[pos.to_move as usize]);
     } else {
-        r.push("to_move", SEATS[pos.to_move as usize]);
+        r.pair_str("to_move", SEATS[pos.to_move as usize]);
     }
-    r.push("white", format_cells(pos.kings[0] as u128, name));
-    r.push("black", format_cells(pos.kings[1] as u128, name));
-    r.push("stones", format_cells(pos.stones as u128, name));
+    r.pair("white", |o| push_cells(o, pos.kings[0] as u128, name));
+    r.pair("black", |o| push_cells(o, pos.kings[1] as u128, name));
+    r.pair("stones", |o| push_cells(o, pos.stones as u128, name));
     if pos.phase == Phase::Play {
-        r.push("captured", format!("white:{},black:{}", pos.captured[0], pos.captured[1]));
+        r.pair("captured", |o| {
+            o.push_str("white:");
+            push_number(o, pos.captured[0].into());
+            o.push_str(",black:");
+            push_number(o, pos.captured[1].into());
+        });
         if let Some((p, n)) = pos.bait {
-            r.push("bait", format!("{}:{n}", COLOURS[p as usize]));
+            r.pair("bait", |o| {
+                o.push_str(COLOURS[p as usize]);
+                o.push(':');
+                push_number(o, n.into());
+            });
         }
     } else {
-        r.push("phase", pos.phase.name());
+        r.pair_str("phase", pos.phase.name());
     }
     if let Some(s) = pos.setter {
-        r.push("setter", COLOURS[s as usize]);
+        r.pair_str("setter", COLOURS[s as usize]);
     }
-    r
 }
 
 pub(super) fn pieces(pos: &Position) -> Vec<PieceAt> {
