@@ -6,7 +6,7 @@ use crate::errors::{self, Origin};
 use crate::pb::{self, rules_server::Rules};
 use crate::telemetry;
 use opentelemetry::KeyValue;
-use parlour_engine::front::{ApplyView, Given, MoveView, StateView, SuggestBudget, Suggestion};
+use parlour_engine::front::{ApplyView, Given, MoveView, Shown, StateView, SuggestBudget, Suggestion};
 use parlour_engine::{AnyGame, Evaluation, Registry, RulesError};
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -231,6 +231,20 @@ fn given_for<'a>(d: &parlour_engine::Description, state: &'a pb::GameState) -> R
     convert::record_for(d, state).map(Given::Record)
 }
 
+/// What a reply's state needs of its view: the piece list only for the
+/// structured form (or both), or to check a structured state's piece
+/// kinds ([`convert::check_kinds`]); a text-only reply of a text state,
+/// the default, goes without it (issue #25).
+fn shown_for(state: &pb::GameState, form: i32) -> Shown {
+    let text_only =
+        matches!(pb::StateForm::try_from(form).unwrap_or_default(), pb::StateForm::Unspecified | pb::StateForm::Text);
+    if text_only && !state.position.trim().is_empty() {
+        Shown::TEXT
+    } else {
+        Shown::ALL
+    }
+}
+
 /// What GenerateMoves answers, in the engine's terms.
 struct Moves {
     view: StateView,
@@ -246,10 +260,11 @@ fn moves_of(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMovesRequ
     let record = given_for(game.description(), state).map_err(rules(origin))?;
     let d = game.description();
     let m = if r.chosen_cells.is_empty() {
-        let (view, moves) = game.moves_given(record).map_err(rules(origin))?;
+        let (view, moves) = game.moves_given(record, shown_for(state, r.state_form)).map_err(rules(origin))?;
         Moves { view, moves, next_cells: vec![], complete: false }
     } else {
-        let (view, e) = game.entry_given(record, &r.chosen_cells).map_err(rules(origin))?;
+        let (view, e) =
+            game.entry_given(record, shown_for(state, r.state_form), &r.chosen_cells).map_err(rules(origin))?;
         Moves { view, moves: e.moves, next_cells: e.next_cells, complete: e.complete }
     };
     convert::check_kinds(d, state, &m.view).map_err(rules(origin))?;
@@ -271,7 +286,9 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
     let d = game.description();
     let mut w = wire::Wire::with_capacity(4096);
     let full = convert::is_full(r.view);
-    let (view, n) = game.each_move_given(record, full, &mut |m| w.mv(1, d, m, full)).map_err(rules(origin))?;
+    let (view, n) = game
+        .each_move_given(record, shown_for(state, r.state_form), full, &mut |m| w.mv(1, d, m, full))
+        .map_err(rules(origin))?;
     convert::check_kinds(d, state, &view).map_err(rules(origin))?;
     tracing::Span::current().record("parlour.moves", n as i64);
     telemetry::METRICS.moves_generated.add(n as u64, &[KeyValue::new("parlour.game", d.id)]);
@@ -284,15 +301,22 @@ fn applied(game: &dyn AnyGame, state: &pb::GameState, r: &pb::ApplyMoveRequest) 
     let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
     let origin = Origin::State(state);
     let record = given_for(game.description(), state).map_err(rules(origin))?;
-    game.apply_given(record, &convert::move_input(m), r.include_next_moves).map_err(rules(origin))
+    game.apply_given(record, shown_for(state, r.state_form), &convert::move_input(m), r.include_next_moves)
+        .map_err(rules(origin))
 }
 
 /// Evaluate's work, shared by the `pb` reply and the lean one; the groups'
 /// cells only in the full `view` (the basic one shows their count).
-fn evaluated(game: &dyn AnyGame, state: &pb::GameState, view: i32) -> Result<(StateView, Evaluation), Status> {
+fn evaluated(
+    game: &dyn AnyGame,
+    state: &pb::GameState,
+    view: i32,
+    form: i32,
+) -> Result<(StateView, Evaluation), Status> {
     let origin = Origin::State(state);
     let record = given_for(game.description(), state).map_err(rules(origin))?;
-    let (view, e) = game.evaluate_given(record, convert::is_full(view)).map_err(rules(origin))?;
+    let (view, e) =
+        game.evaluate_given(record, shown_for(state, form), convert::is_full(view)).map_err(rules(origin))?;
     convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
     Ok((view, e))
 }
@@ -442,7 +466,7 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let (view, e) = evaluated(game, state, r.view)?;
+                let (view, e) = evaluated(game, state, r.view, r.state_form)?;
                 Ok(convert::evaluation(game, &view, &e, r.view, r.state_form))
             },
         )

@@ -167,7 +167,7 @@ impl tonic::server::UnaryService<pb::EvaluateRequest> for Unary<pb::EvaluateRequ
                     req,
                     |r| &r.state,
                     |game, state, r| {
-                        let (view, e) = evaluated(game, state, r.view)?;
+                        let (view, e) = evaluated(game, state, r.view, r.state_form)?;
                         Ok(wire::evaluate(game, &view, &e, r))
                     },
                 )

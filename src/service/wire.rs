@@ -462,7 +462,7 @@ mod tests {
                         check_generate(game, &pb::GenerateMovesRequest { chosen_cells: chosen, ..r.clone() });
                     }
                     let r = pb::EvaluateRequest { state: Some(state.clone()), view, state_form };
-                    if let Ok((v, e)) = evaluated(game, &state, view) {
+                    if let Ok((v, e)) = evaluated(game, &state, view, state_form) {
                         let pb = crate::convert::evaluation(game, &v, &e, view, state_form);
                         assert_eq!(evaluate(game, &v, &e, &r), pb.encode_to_vec(), "Evaluate {r:?}");
                     }

@@ -61,6 +61,8 @@ pub struct StateView {
     /// `bidder`), if any.
     pub role: Option<&'static str>,
     pub phase: &'static str,
+    /// Every piece, in board order; empty when the view was asked without
+    /// them ([`Shown::TEXT`]).
     pub pieces: Vec<PieceView>,
     pub outcome: Outcome,
     pub result: ResultView,
@@ -194,6 +196,23 @@ impl<'a> From<&'a str> for Given<'a> {
     }
 }
 
+/// What a view holds beyond the position text and what every reply
+/// carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// The piece list ([`StateView::pieces`], which [`StateView::fields`]
+    /// needs too): for a state's structured form.
+    pub pieces: bool,
+}
+
+impl Shown {
+    /// Everything: what the methods that take a record show.
+    pub const ALL: Shown = Shown { pieces: true };
+    /// The text form alone (the service's default replies, issue #25): no
+    /// piece list.
+    pub const TEXT: Shown = Shown { pieces: false };
+}
+
 /// Reads a given position: a text gives the position, or the error, its
 /// record would ([`Pairs::parse`] splits as [`Record::parse`] does).
 pub fn read<G: Game>(game: &G, given: Given<'_>) -> Result<G::Position, RulesError> {
@@ -213,16 +232,16 @@ pub trait AnyGame: Send + Sync {
     fn next_game(&self, finished: Record) -> Result<StateView, RulesError>;
     /// Parses a position and shows it canonically.
     fn load(&self, record: Record) -> Result<StateView, RulesError> {
-        self.load_given(Given::Record(record))
+        self.load_given(Given::Record(record), Shown::ALL)
     }
     /// [`AnyGame::load`] of a given position.
-    fn load_given(&self, pos: Given<'_>) -> Result<StateView, RulesError>;
+    fn load_given(&self, pos: Given<'_>, shown: Shown) -> Result<StateView, RulesError>;
     /// The position and its legal moves.
     fn moves(&self, record: Record) -> Result<(StateView, Vec<MoveView>), RulesError> {
-        self.moves_given(Given::Record(record))
+        self.moves_given(Given::Record(record), Shown::ALL)
     }
     /// [`AnyGame::moves`] of a given position.
-    fn moves_given(&self, pos: Given<'_>) -> Result<(StateView, Vec<MoveView>), RulesError>;
+    fn moves_given(&self, pos: Given<'_>, shown: Shown) -> Result<(StateView, Vec<MoveView>), RulesError>;
     /// [`AnyGame::moves`] handed to `each` one at a time, each described
     /// into one reused [`MoveView`] ([`Game::write_notation`],
     /// [`Game::details_into`]): no allocation a move once its buffers have
@@ -235,32 +254,44 @@ pub trait AnyGame: Send + Sync {
         passed: bool,
         each: &mut dyn FnMut(&MoveView),
     ) -> Result<(StateView, usize), RulesError> {
-        self.each_move_given(Given::Record(record), passed, each)
+        self.each_move_given(Given::Record(record), Shown::ALL, passed, each)
     }
     /// [`AnyGame::each_move`] of a given position.
     fn each_move_given(
         &self,
         pos: Given<'_>,
+        shown: Shown,
         passed: bool,
         each: &mut dyn FnMut(&MoveView),
     ) -> Result<(StateView, usize), RulesError>;
     /// Click-by-click entry: the position, and the legal moves whose clicks
     /// (their landings, or a placement's cell) begin with `chosen`.
     fn entry(&self, record: Record, chosen: &[String]) -> Result<(StateView, EntryView), RulesError> {
-        self.entry_given(Given::Record(record), chosen)
+        self.entry_given(Given::Record(record), Shown::ALL, chosen)
     }
     /// [`AnyGame::entry`] of a given position.
-    fn entry_given(&self, pos: Given<'_>, chosen: &[String]) -> Result<(StateView, EntryView), RulesError>;
+    fn entry_given(
+        &self,
+        pos: Given<'_>,
+        shown: Shown,
+        chosen: &[String],
+    ) -> Result<(StateView, EntryView), RulesError>;
     /// Makes one move; with `next_moves`, also lists the moves after it.
     fn apply(&self, record: Record, mv: &MoveInput) -> Result<ApplyView, RulesError> {
         self.apply_with(record, mv, false)
     }
     /// [`AnyGame::apply`], listing the next legal moves when `next_moves`.
     fn apply_with(&self, record: Record, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
-        self.apply_given(Given::Record(record), mv, next_moves)
+        self.apply_given(Given::Record(record), Shown::ALL, mv, next_moves)
     }
     /// [`AnyGame::apply_with`] of a given position.
-    fn apply_given(&self, pos: Given<'_>, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError>;
+    fn apply_given(
+        &self,
+        pos: Given<'_>,
+        shown: Shown,
+        mv: &MoveInput,
+        next_moves: bool,
+    ) -> Result<ApplyView, RulesError>;
     /// The position and the game's measures.
     fn evaluate(&self, record: Record) -> Result<(StateView, Evaluation), RulesError> {
         self.evaluate_with(record, true)
@@ -268,10 +299,10 @@ pub trait AnyGame: Send + Sync {
     /// [`AnyGame::evaluate`]; with `cells` false each group's cells may be
     /// left out, its count kept ([`Game::evaluate_with`]).
     fn evaluate_with(&self, record: Record, cells: bool) -> Result<(StateView, Evaluation), RulesError> {
-        self.evaluate_given(Given::Record(record), cells)
+        self.evaluate_given(Given::Record(record), Shown::ALL, cells)
     }
     /// [`AnyGame::evaluate_with`] of a given position.
-    fn evaluate_given(&self, pos: Given<'_>, cells: bool) -> Result<(StateView, Evaluation), RulesError>;
+    fn evaluate_given(&self, pos: Given<'_>, shown: Shown, cells: bool) -> Result<(StateView, Evaluation), RulesError>;
     /// A good move for the player to move.
     fn suggest(&self, record: Record, budget: &SuggestBudget) -> Result<(StateView, Suggestion), RulesError> {
         self.analyze(record, budget, Duration::MAX, &mut |_| true)
@@ -302,14 +333,14 @@ pub trait AnyGame: Send + Sync {
 
 /// Shows a position of a typed game, in one pass.
 pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
-    view_with(game, pos, game.outcome(pos))
+    view_with(game, pos, game.outcome(pos), Shown::ALL)
 }
 
 /// [`view`] of a position whose outcome the caller has worked out already
 /// (from its legal moves, its evaluation): the outcome is worked out once a
 /// call (issue #25; in Contiguity and Shoulder to Shoulder it is a
-/// connectivity check).
-pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome) -> StateView {
+/// connectivity check); the piece list only when `shown` asks for it.
+pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome, shown: Shown) -> StateView {
     let d = game.description();
     let mut position = String::with_capacity(POSITION_CAPACITY);
     game.write_position(pos, &mut position);
@@ -320,11 +351,14 @@ pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome) -> Stat
     let winners = outcome.winners().to_vec();
     let winner_seats = winners.iter().map(|&w| seat_of(w) as Player).collect();
     let to_move_name = game.to_move_name(pos);
-    let pieces = game
-        .pieces(pos)
-        .into_iter()
-        .map(|p| PieceView { cell: p.cell, key: game.owner_key(&p), owner: p.owner, kind: p.kind })
-        .collect();
+    let pieces = if shown.pieces {
+        game.pieces(pos)
+            .into_iter()
+            .map(|p| PieceView { cell: p.cell, key: game.owner_key(&p), owner: p.owner, kind: p.kind })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let reason = if outcome.is_over() { game.result_reason(pos) } else { None };
     let result = ResultView { winners, winner_seats, reason };
     StateView {
@@ -647,44 +681,50 @@ impl<G: Game> AnyGame for G {
         Ok(view(self, &Game::next_game(self, &pos)?))
     }
 
-    fn load_given(&self, given: Given<'_>) -> Result<StateView, RulesError> {
+    fn load_given(&self, given: Given<'_>, shown: Shown) -> Result<StateView, RulesError> {
         let pos = read(self, given)?;
-        Ok(view(self, &pos))
+        Ok(view_with(self, &pos, self.outcome(&pos), shown))
     }
 
-    fn moves_given(&self, given: Given<'_>) -> Result<(StateView, Vec<MoveView>), RulesError> {
+    fn moves_given(&self, given: Given<'_>, shown: Shown) -> Result<(StateView, Vec<MoveView>), RulesError> {
         let pos = read(self, given)?;
         let mut legal = Vec::new();
         self.legal_moves(&pos, &mut legal);
         let outcome = outcome_given(self, &pos, !legal.is_empty());
         let moves = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
-        Ok((view_with(self, &pos, outcome), moves))
+        Ok((view_with(self, &pos, outcome, shown), moves))
     }
 
     fn each_move_given(
         &self,
         given: Given<'_>,
+        shown: Shown,
         passed: bool,
         each: &mut dyn FnMut(&MoveView),
     ) -> Result<(StateView, usize), RulesError> {
         let pos = read(self, given)?;
         let mut legal = Vec::new();
         self.legal_moves(&pos, &mut legal);
-        let mut shown = MoveView {
+        let mut described = MoveView {
             notation: String::with_capacity(16),
             details: MoveDetails::action(crate::game::MoveKind::Action),
         };
         for &m in &legal {
-            shown.notation.clear();
-            self.write_notation(&pos, m, &mut shown.notation);
-            self.details_into(&pos, m, &mut shown.details, passed);
-            each(&shown);
+            described.notation.clear();
+            self.write_notation(&pos, m, &mut described.notation);
+            self.details_into(&pos, m, &mut described.details, passed);
+            each(&described);
         }
         let outcome = outcome_given(self, &pos, !legal.is_empty());
-        Ok((view_with(self, &pos, outcome), legal.len()))
+        Ok((view_with(self, &pos, outcome, shown), legal.len()))
     }
 
-    fn entry_given(&self, given: Given<'_>, chosen: &[String]) -> Result<(StateView, EntryView), RulesError> {
+    fn entry_given(
+        &self,
+        given: Given<'_>,
+        shown: Shown,
+        chosen: &[String],
+    ) -> Result<(StateView, EntryView), RulesError> {
         let pos = read(self, given)?;
         let d = Game::description(self);
         let chosen: Vec<Cell> = chosen
@@ -726,10 +766,16 @@ impl<G: Game> AnyGame for G {
             }
         }
         let next_cells = crate::bits::Bits(next).collect();
-        Ok((view(self, &pos), EntryView { moves, next_cells, complete }))
+        Ok((view_with(self, &pos, self.outcome(&pos), shown), EntryView { moves, next_cells, complete }))
     }
 
-    fn apply_given(&self, given: Given<'_>, mv: &MoveInput, next_moves: bool) -> Result<ApplyView, RulesError> {
+    fn apply_given(
+        &self,
+        given: Given<'_>,
+        shown: Shown,
+        mv: &MoveInput,
+        next_moves: bool,
+    ) -> Result<ApplyView, RulesError> {
         let mut pos = read(self, given)?;
         if let Some(fields) = resignation(mv) {
             return resign(self, pos, fields);
@@ -750,18 +796,23 @@ impl<G: Game> AnyGame for G {
             self.legal_moves(&pos, &mut legal);
             let outcome = outcome_given(self, &pos, !legal.is_empty());
             let listed = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
-            (Some(listed), view_with(self, &pos, outcome))
+            (Some(listed), view_with(self, &pos, outcome, shown))
         } else {
-            (None, view(self, &pos))
+            (None, view_with(self, &pos, self.outcome(&pos), shown))
         };
         Ok(ApplyView { played, mover, mover_name, mover_seat, state, renumbered, next_moves })
     }
 
-    fn evaluate_given(&self, given: Given<'_>, cells: bool) -> Result<(StateView, Evaluation), RulesError> {
+    fn evaluate_given(
+        &self,
+        given: Given<'_>,
+        shown: Shown,
+        cells: bool,
+    ) -> Result<(StateView, Evaluation), RulesError> {
         let pos = read(self, given)?;
         let e = Game::evaluate_with(self, &pos, cells);
         // The evaluation's status is the outcome: not worked out again.
-        Ok((view_with(self, &pos, outcome_of(&e)), e))
+        Ok((view_with(self, &pos, outcome_of(&e), shown), e))
     }
 
     fn analyze(

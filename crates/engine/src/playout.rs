@@ -67,6 +67,16 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
     let read = game.from_pairs(pairs).unwrap_or_else(|e| panic!("{text}: does not read back directly: {e}"));
     assert_eq!(&read, pos, "{text}: the direct reader changed the position");
     assert_eq!(Record::of_text(text.clone()), game.to_record(pos), "{text}: the lazy record differs");
+    // An evaluation's status and winners are the outcome (the front shows
+    // an evaluated position's outcome from them).
+    let e = game.evaluate_with(pos, false);
+    let outcome = game.outcome(pos);
+    let status = match outcome {
+        Outcome::Ongoing => crate::game::Status::Ongoing,
+        Outcome::Won(_) => crate::game::Status::Won,
+        Outcome::Drawn => crate::game::Status::Drawn,
+    };
+    assert_eq!((e.status, e.winners.as_slice()), (status, outcome.winners()), "{text}: evaluation and outcome differ");
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     let over = game.outcome(pos).is_over();

@@ -8,6 +8,7 @@
 //! direct reader, with `PARLOUR_WRITE_POSITION_TEXT=1`; both ways in (a
 //! `Record`, and the text as the service gives it) must still give them.
 
+use parlour_engine::front::Shown;
 use parlour_engine::{AnyGame, MoveInput, Record, Registry};
 use std::fmt::Write as _;
 
@@ -178,7 +179,7 @@ fn position_texts_give_the_answers_they_gave_before_the_direct_reader() {
         assert_eq!((g.as_str(), v.as_str(), fnv(t).as_str()), (wg, wv, wt), "the cases changed: {t}");
         assert_eq!(a, wa, "{g} {v}: `{t}` by way of a Record");
         let game = registry.get(g, v).unwrap();
-        let direct = answer(game.load_given(t.as_str().into()).map(|v| v.position));
+        let direct = answer(game.load_given(t.as_str().into(), Shown::TEXT).map(|v| v.position));
         assert_eq!(direct, wa, "{g} {v}: `{t}` read straight from the text");
         oks += wa.starts_with("ok\t") as usize;
     }
