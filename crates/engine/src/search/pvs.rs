@@ -25,9 +25,8 @@
 
 use crate::game::{Game, Outcome, Player};
 use crate::search::{tactics, Candidate, SearchConfig, SuggestBudget, Suggestion};
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -60,6 +59,9 @@ pub struct Limits<'a> {
     /// Late move reductions in iterations deeper than [`EXACT_DEPTH`]
     /// (quiet moves late in the order searched a ply shorter first).
     pub reductions: bool,
+    /// Search the table's move before the other children are made (on in
+    /// play; off only to measure what it saves).
+    pub table_first: bool,
 }
 
 /// Iterations up to this depth search every move to full depth, so they
@@ -93,7 +95,7 @@ struct Search<'a, 'r, G: Game> {
     aborted: bool,
     tt: Vec<Option<Entry<G::Move>>>,
     killers: Vec<[Option<G::Move>; 2]>,
-    history: HashMap<G::Move, u32>,
+    history: History<G::Move>,
     /// The last finished iteration's answer, for reports.
     last: Option<Suggestion<G::Move>>,
     report: Option<Reporter<'r, G::Move>>,
@@ -105,12 +107,77 @@ struct Reporter<'r, M> {
     report: &'r mut dyn FnMut(&Suggestion<M>) -> bool,
 }
 
+/// A Zobrist-style key of a position, fed by its `Hash` (for the Squeeze
+/// family: the kings' and stones' bitboards, the counts, the phase and the
+/// side to move, plus [`crate::bounded`]'s ply): each word written is
+/// mixed with its place among the words into an independent 64-bit key
+/// (the SplitMix64 finaliser), and the keys are xor-ed, as a Zobrist key
+/// xors one random key per (piece, square). Fixed constants: the same on
+/// every run and machine. Several times cheaper than the standard
+/// library's SipHash, which took about a tenth of the search's time.
+#[derive(Default)]
+struct ZobristHasher {
+    key: u64,
+    words: u64,
+}
+
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl Hasher for ZobristHasher {
+    #[inline]
+    fn write_u64(&mut self, word: u64) {
+        self.words = self.words.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        self.key ^= mix(word ^ self.words);
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    #[inline]
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64)
+    }
+
+    #[inline]
+    fn write_u16(&mut self, v: u16) {
+        self.write_u64(v as u64)
+    }
+
+    #[inline]
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64)
+    }
+
+    #[inline]
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64)
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.key
+    }
+}
+
 fn key_of<P: Hash>(pos: &P) -> u64 {
-    // SipHash with fixed keys: the same on every run and machine.
-    let mut h = DefaultHasher::new();
+    let mut h = ZobristHasher::default();
     pos.hash(&mut h);
     h.finish()
 }
+
+/// The history table's map, keyed by moves with the same cheap hasher.
+type History<M> = HashMap<M, u32, BuildHasherDefault<ZobristHasher>>;
 
 /// A proven score relative to the root, stored relative to the node (and back).
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -141,6 +208,9 @@ struct Child<G: Game> {
     /// The mover is still to move in the child (a choice handing colours over).
     same: bool,
     quiet: bool,
+    /// The child's score for its player to move if the game is over there
+    /// (found while ordering, so not looked for again).
+    term: Option<i32>,
 }
 
 impl<G: Game> Search<'_, '_, G> {
@@ -214,56 +284,88 @@ impl<G: Game> Search<'_, '_, G> {
         }
     }
 
-    /// Makes every child of `pos`, ordered best first.
-    fn children(&mut self, pos: &G::Position, ply: usize, tt_move: Option<G::Move>) -> Option<Vec<Child<G>>> {
-        let game = self.game;
-        let me = game.to_move(pos);
-        let mut moves = Vec::new();
-        game.legal_moves(pos, &mut moves);
-        let mut out = Vec::with_capacity(moves.len());
-        let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
-        for mv in moves {
-            if !self.tick() {
-                return None;
-            }
-            let after = game.player_after(pos, mv, me);
-            let mut child = pos.clone();
-            game.play(&mut child, mv);
-            let same = game.to_move(&child) == after;
-            let mut quiet = false;
-            let order = if tt_move == Some(mv) {
-                4_000_000_000
-            } else if let Some(t) = self.terminal(&child, ply + 1) {
-                let t = if same { t } else { -t };
-                if t > 0 {
-                    3_000_000_000
-                } else if t < 0 {
-                    -1_000_000_000
-                } else {
-                    0
-                }
-            } else if game.noisy(pos, &child) {
-                // Captures, the best for the mover first.
-                let v = game.search_value(&child, after).clamp(-1.0, 1.0);
-                2_000_000_000 + (v * SCALE) as i64
-            } else {
-                quiet = true;
-                if killers[0] == Some(mv) {
-                    1_500_000_000
-                } else if killers[1] == Some(mv) {
-                    1_400_000_000
-                } else {
-                    self.history.get(&mv).copied().unwrap_or(0) as i64
-                }
-            };
-            out.push(Child { order, mv, pos: child, same, quiet });
+    /// Makes the child of `pos` after `mv` (counted), with its order key.
+    fn make(&mut self, pos: &G::Position, me: Player, mv: G::Move, ply: usize) -> Option<Child<G>> {
+        if !self.tick() {
+            return None;
         }
-        // Stable: equal keys keep the game's move order.
-        out.sort_by_key(|c| std::cmp::Reverse(c.order));
-        Some(out)
+        let game = self.game;
+        let after = game.player_after(pos, mv, me);
+        let mut child = pos.clone();
+        game.play(&mut child, mv);
+        let same = game.to_move(&child) == after;
+        let mut quiet = false;
+        let term = self.terminal(&child, ply + 1);
+        let order = if let Some(t) = term {
+            let t = if same { t } else { -t };
+            if t > 0 {
+                3_000_000_000
+            } else if t < 0 {
+                -1_000_000_000
+            } else {
+                0
+            }
+        } else if game.noisy(pos, &child) {
+            // Captures, the best for the mover first.
+            let v = game.search_value(&child, after).clamp(-1.0, 1.0);
+            2_000_000_000 + (v * SCALE) as i64
+        } else {
+            quiet = true;
+            let killers = self.killers.get(ply).copied().unwrap_or([None, None]);
+            if killers[0] == Some(mv) {
+                1_500_000_000
+            } else if killers[1] == Some(mv) {
+                1_400_000_000
+            } else {
+                self.history.get(&mv).copied().unwrap_or(0) as i64
+            }
+        };
+        Some(Child { order, mv, pos: child, same, quiet, term })
+    }
+
+    /// The score of child `c` (the `i`-th tried) for the mover, by
+    /// principal variation search (and a late move reduction if on).
+    fn search_child(&mut self, c: &Child<G>, i: usize, depth: u32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if let Some(t) = c.term {
+            return Some(if c.same { t } else { -t });
+        }
+        if i == 0 {
+            return self.child_score(c, depth - 1, alpha, beta, ply);
+        }
+        // A late quiet move (not a killer) is first searched a ply
+        // shorter; only if it beats alpha there is it searched fully.
+        let late = self.reduce && depth >= 3 && i >= 3 && c.quiet && c.order < 1_400_000_000;
+        let reduced = if late { Some(self.child_score(c, depth - 2, alpha, alpha + 1, ply)?) } else { None };
+        let v = match reduced {
+            Some(v) if v <= alpha => v,
+            _ => self.child_score(c, depth - 1, alpha, alpha + 1, ply)?,
+        };
+        if v > alpha && v < beta {
+            self.child_score(c, depth - 1, alpha, beta, ply)
+        } else {
+            Some(v)
+        }
+    }
+
+    /// A quiet move that cut off becomes a killer and gains history.
+    fn cut_by(&mut self, c: &Child<G>, depth: u32, ply: usize) {
+        if c.quiet {
+            if let Some(k) = self.killers.get_mut(ply) {
+                if k[0] != Some(c.mv) {
+                    k[1] = k[0];
+                    k[0] = Some(c.mv);
+                }
+            }
+            *self.history.entry(c.mv).or_insert(0) += depth * depth;
+        }
     }
 
     /// Negamax score of `pos` for its player to move; `None` if cut short.
+    ///
+    /// The table's move, when it has one, is made and searched before the
+    /// other children are made: where it cuts off (most nodes that have
+    /// one) the other moves are never played, so a count of positions
+    /// buys more depth.
     fn negamax(&mut self, pos: &G::Position, depth: u32, mut alpha: i32, beta: i32, ply: usize) -> Option<i32> {
         if let Some(v) = self.terminal(pos, ply) {
             return Some(v);
@@ -285,28 +387,38 @@ impl<G: Game> Search<'_, '_, G> {
                 }
             }
         }
-        let children = self.children(pos, ply, tt_move)?;
+        let game = self.game;
+        let me = game.to_move(pos);
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_mv = None;
+        let mut tried = 0;
+        if let Some(mv) = tt_move.filter(|m| self.limits.table_first && moves.contains(m)) {
+            let c = self.make(pos, me, mv, ply)?;
+            let v = self.search_child(&c, 0, depth, alpha, beta, ply)?;
+            best = v;
+            best_mv = Some(mv);
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                self.cut_by(&c, depth, ply);
+                self.store(key, depth, Bound::Lower, best, best_mv, ply);
+                return Some(best);
+            }
+            tried = 1;
+        }
+        let mut children = Vec::with_capacity(moves.len());
+        for mv in moves {
+            if tried == 1 && Some(mv) == tt_move {
+                continue;
+            }
+            children.push(self.make(pos, me, mv, ply)?);
+        }
+        // Stable: equal keys keep the game's move order.
+        children.sort_by_key(|c| std::cmp::Reverse(c.order));
         for (i, c) in children.iter().enumerate() {
-            let v = if i == 0 {
-                self.child_score(c, depth - 1, alpha, beta, ply)?
-            } else {
-                // A late quiet move (not a killer) is first searched a ply
-                // shorter; only if it beats alpha there is it searched fully.
-                let late = self.reduce && depth >= 3 && i >= 3 && c.quiet && c.order < 1_400_000_000;
-                let reduced = if late { Some(self.child_score(c, depth - 2, alpha, alpha + 1, ply)?) } else { None };
-                let v = match reduced {
-                    Some(v) if v <= alpha => v,
-                    _ => self.child_score(c, depth - 1, alpha, alpha + 1, ply)?,
-                };
-                if v > alpha && v < beta {
-                    self.child_score(c, depth - 1, alpha, beta, ply)?
-                } else {
-                    v
-                }
-            };
+            let v = self.search_child(c, i + tried, depth, alpha, beta, ply)?;
             if v > best {
                 best = v;
                 best_mv = Some(c.mv);
@@ -315,15 +427,7 @@ impl<G: Game> Search<'_, '_, G> {
                 alpha = v;
             }
             if alpha >= beta {
-                if c.quiet {
-                    if let Some(k) = self.killers.get_mut(ply) {
-                        if k[0] != Some(c.mv) {
-                            k[1] = k[0];
-                            k[0] = Some(c.mv);
-                        }
-                    }
-                    *self.history.entry(c.mv).or_insert(0) += depth * depth;
-                }
+                self.cut_by(c, depth, ply);
                 break;
             }
         }
@@ -459,7 +563,7 @@ pub fn suggest<G: Game>(
         aborted: false,
         tt: vec![None; 1 << tt_bits],
         killers: vec![[None, None]; MAX_PLY],
-        history: HashMap::new(),
+        history: History::default(),
         last: None,
         report,
     };
@@ -471,7 +575,7 @@ pub fn suggest<G: Game>(
             let mut child = pos.clone();
             game.play(&mut child, mv);
             let same = game.to_move(&child) == after;
-            (-INF, Child { order: 0, mv, pos: child, same, quiet: true })
+            (-INF, Child { order: 0, mv, pos: child, same, quiet: true, term: None })
         })
         .collect();
     let mut finished: Option<Vec<(i32, G::Move)>> = None;
@@ -606,6 +710,7 @@ pub fn suggest_within<G: Game>(
         max_depth: 0,
         quiescence: config.ab_quiescence,
         reductions: config.ab_reductions,
+        table_first: true,
     };
     let report = (every != Duration::MAX).then_some((every, report));
     suggest(game, pos, limits, report)
@@ -627,7 +732,15 @@ mod tests {
     }
 
     fn limits(nodes: u64) -> Limits<'static> {
-        Limits { nodes, deadline: None, stop: None, max_depth: 0, quiescence: DEFAULT_QUIESCENCE, reductions: false }
+        Limits {
+            nodes,
+            deadline: None,
+            stop: None,
+            max_depth: 0,
+            quiescence: DEFAULT_QUIESCENCE,
+            reductions: false,
+            table_first: true,
+        }
     }
 
     const MID: &str = "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; \
@@ -706,5 +819,35 @@ mod tests {
                 .unwrap();
         assert_eq!(calls, 1);
         assert!(s.iterations < 50_000_000);
+    }
+
+    /// What each iteration costs, from the four play positions of the
+    /// matches against the baseline: positions made and CPU time to finish
+    /// depth 1..=7, with the table's move searched first and without.
+    /// `cargo test --release -p parlour-engine pvs::tests::depth_costs -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn depth_costs() {
+        let starts = include_str!("../../tests/data/squeeze-starts.txt");
+        let max = std::env::var("PARLOUR_PVS_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(7);
+        for (n, line) in starts.lines().filter(|l| !l.starts_with('#')).step_by(2).enumerate() {
+            let text = line.split('\t').nth(2).unwrap();
+            let (g, p) = squeeze(text);
+            for table_first in [false, true] {
+                let mut row = format!("start {n} table_first={table_first}:");
+                for depth in 1..=max {
+                    let started = Instant::now();
+                    let l = Limits { max_depth: depth, table_first, ..limits(0) };
+                    let s = suggest(&g, &p, l, None).unwrap();
+                    row += &format!(
+                        " d{depth} {} {:.0}ms {}",
+                        s.iterations,
+                        started.elapsed().as_secs_f64() * 1e3,
+                        g.move_notation(&p, s.mv)
+                    );
+                }
+                println!("{row}");
+            }
+        }
     }
 }

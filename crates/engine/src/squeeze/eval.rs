@@ -1,6 +1,7 @@
 //! The end of the game and how good a position is: outcome, result
 //! reasons, measures, the heuristic and the pre-game search value.
 
+use super::board::{bit, NONE};
 use super::{mask_cells, other, Move, Phase, Position, Squeeze, BLACK, COLOURS, SETTER, STONES, WHITE, WIN};
 use crate::game::{Evaluation, Game, Outcome, Player, PlayerMeasures};
 
@@ -20,10 +21,30 @@ pub(super) fn outcome(game: &Squeeze, pos: &Position) -> Outcome {
     if pos.kings[other(me) as usize] == 0 {
         return Outcome::Won(vec![me]);
     }
-    if !game.has_move(pos, me) {
+    if !can_move(game, pos, me) {
         return Outcome::Won(vec![other(me)]);
     }
     Outcome::Ongoing
+}
+
+/// Whether `me` has a king move, as [`Squeeze::has_move`], quickly: a
+/// king next to an empty cell can step there (in every game of the
+/// family), so the full move generation runs only when every king is
+/// boxed in (where a Swish leap may still free one). The search asks this
+/// of every position it makes (issue #22), so it is worth the shortcut.
+#[inline]
+fn can_move(game: &Squeeze, pos: &Position, me: Player) -> bool {
+    let g = game.geo;
+    let occ = pos.occupied();
+    for k in mask_cells(pos.kings[me as usize]) {
+        for d in 0..g.dirs {
+            let n = g.step[d][k as usize];
+            if n != NONE && occ & bit(n) == 0 {
+                return true;
+            }
+        }
+    }
+    game.has_move(pos, me)
 }
 
 pub(super) fn result_reason(game: &Squeeze, pos: &Position) -> Option<&'static str> {
