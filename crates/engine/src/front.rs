@@ -341,6 +341,18 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
 /// call (issue #25; in Contiguity and Shoulder to Shoulder it is a
 /// connectivity check); the piece list only when `shown` asks for it.
 pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome, shown: Shown) -> StateView {
+    view_known(game, pos, outcome, game.match_standing(pos), shown)
+}
+
+/// [`view_with`] of a position whose match standing is known too (an
+/// evaluation carries it).
+fn view_known<G: Game>(
+    game: &G,
+    pos: &G::Position,
+    outcome: Outcome,
+    standing: Option<MatchStanding>,
+    shown: Shown,
+) -> StateView {
     let d = game.description();
     let mut position = String::with_capacity(POSITION_CAPACITY);
     game.write_position(pos, &mut position);
@@ -373,7 +385,7 @@ pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome, shown: 
         pieces,
         outcome,
         result,
-        standing: game.match_standing(pos),
+        standing,
     }
 }
 
@@ -811,8 +823,10 @@ impl<G: Game> AnyGame for G {
     ) -> Result<(StateView, Evaluation), RulesError> {
         let pos = read(self, given)?;
         let e = Game::evaluate_with(self, &pos, cells);
-        // The evaluation's status is the outcome: not worked out again.
-        Ok((view_with(self, &pos, outcome_of(&e), shown), e))
+        // The evaluation's status is the outcome and its standing the
+        // match's ([`Game::match_standing`]): neither worked out again.
+        let standing = e.match_standing.clone();
+        Ok((view_known(self, &pos, outcome_of(&e), standing, shown), e))
     }
 
     fn analyze(

@@ -77,6 +77,7 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
         Outcome::Drawn => crate::game::Status::Drawn,
     };
     assert_eq!((e.status, e.winners.as_slice()), (status, outcome.winners()), "{text}: evaluation and outcome differ");
+    assert_eq!(e.match_standing, game.match_standing(pos), "{text}: evaluation and match standing differ");
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
     let over = game.outcome(pos).is_over();

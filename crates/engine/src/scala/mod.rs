@@ -162,6 +162,10 @@ impl Game for Scala {
         moves::parse_move(self, pos, text)
     }
 
+    fn is_legal(&self, pos: &Position, mv: Move) -> bool {
+        moves::is_legal(self, pos, mv)
+    }
+
     fn move_notation(&self, _pos: &Position, mv: Move) -> String {
         moves::move_notation(mv)
     }

@@ -488,6 +488,26 @@ pub(super) fn legal_moves(g: &Scala, pos: &Position, out: &mut Vec<Move>) {
     }
 }
 
+/// Whether `mv` is among [`legal_moves`], without listing them (ApplyMove
+/// checks every move it is given, issue #25): the mover's stone, one of
+/// its destinations, and (in the original rules) not a breach of rule 1
+/// or 2 by [`Scala::verdict`]; in the zillions variant every destination
+/// is listed, a losing one too.
+pub(super) fn is_legal(g: &Scala, pos: &Position, mv: Move) -> bool {
+    let me = pos.to_move as usize;
+    if mv.from as usize >= CELLS || mv.to as usize >= CELLS || pos.stones[me] & bit(mv.from) == 0 {
+        return false;
+    }
+    if g.decided(pos).is_some() {
+        return false;
+    }
+    let (steps, jumped) = destinations(pos.occupied(), mv.from, bit(FIRST_CELL[me]));
+    if (steps | jumped) & bit(mv.to) == 0 {
+        return false;
+    }
+    g.variant == Variant::Zillions || !matches!(g.verdict(pos, mv), Verdict::Illegal(_))
+}
+
 pub(super) fn parse_move(g: &Scala, pos: &Position, text: &str) -> Result<Move, RulesError> {
     let text = text.trim();
     if let Outcome::Won(w) = g.outcome(pos) {

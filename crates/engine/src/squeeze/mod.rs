@@ -277,6 +277,10 @@ impl Game for Squeeze {
         moves::parse_move(self, pos, text)
     }
 
+    fn is_legal(&self, pos: &Position, mv: Move) -> bool {
+        moves::is_legal(self, pos, mv)
+    }
+
     fn move_notation(&self, pos: &Position, mv: Move) -> String {
         moves::move_notation(self, pos, mv)
     }

@@ -128,6 +128,27 @@ pub(super) fn legal_moves(game: &Squeeze, pos: &Position, out: &mut Vec<Move>) {
     }
 }
 
+/// Whether `mv` is among [`legal_moves`]; a king move without listing
+/// them (ApplyMove checks every move it is given, issue #25): the game
+/// goes on, the king is the mover's, the cell one of its destinations.
+pub(super) fn is_legal(game: &Squeeze, pos: &Position, mv: Move) -> bool {
+    match mv {
+        Move::Go { from, to } if pos.phase == Phase::Play => {
+            let me = pos.to_move;
+            from < 64
+                && to < 64
+                && !(pos.captured[0] >= WIN || pos.captured[1] >= WIN || pos.kings[other(me) as usize] == 0)
+                && pos.kings[me as usize] & bit(from) != 0
+                && game.destinations(pos, me, from) & bit(to) != 0
+        }
+        _ => {
+            let mut legal = Vec::new();
+            legal_moves(game, pos, &mut legal);
+            legal.contains(&mv)
+        }
+    }
+}
+
 fn pregame_moves(game: &Squeeze, pos: &Position, out: &mut Vec<Move>) {
     let g = game.geo;
     let occ = pos.occupied();
