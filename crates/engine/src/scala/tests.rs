@@ -863,37 +863,3 @@ fn time_legal_moves_from_the_start() {
         eprintln!("{:?}: legal_moves from the start: {:?} per call", g.variant(), t.elapsed() / n);
     }
 }
-
-/// The chain an endgame's larger side still has to build (issue #21).
-#[test]
-fn endgame_chain_counts_empty_cells_and_the_refuge() {
-    let g = orig();
-    let chain = |t: &str, major: Player| eval::chain(&pos(&g, t), major, 1 - major);
-    let c = |deficit: Option<u32>, travel: u32, spare: i32| eval::Chain { deficit, travel, spare };
-    // A lone black stone on f9, 5 steps from f14: 3 white stones cannot
-    // span it; the refuge (e9, g9 next to f10; f9 itself) is 5 away too.
-    assert_eq!(chain("to_move=white; white=f10,f11,f12; black=f9", WHITE), c(None, eval::NO_TRAVEL, -2));
-    // Five can: f10 f11 f12 in place, f13 (or e13, g13) still empty, and
-    // one more next to f14 for the stone that lands; the spares d6 and d5
-    // are 7 and 8 steps from them; but they give the lone stone a refuge on
-    // c4 (10 steps away).
-    assert_eq!(chain("to_move=white; white=f10,f11,f12,d5,d6; black=f9", WHITE), c(Some(1), 15, -5));
-    // g12 and g13 are on shortest paths too: nothing left to fill but the
-    // second cell next to f14 (g12 steps to f13), and no stone to spare.
-    assert_eq!(chain("to_move=white; white=f10,f11,f12,g12,g13; black=f9", WHITE), c(Some(0), 1, 0));
-    // Black's goal is f1, 4 steps from a lone white stone on f5: six
-    // black stones; e4 on the way, e3 and e2 still empty and a second cell
-    // next to f1, each 4 steps from the nearest spare left; the refuge is
-    // i7 or j7 (6 steps from f1, next to i6 or j6).
-    assert_eq!(chain("to_move=black; white=f5; black=e4,f6,g6,h6,i6,j6", BLACK), c(Some(2), 12, 0));
-    // The value follows: a chain nearer done is worth more, and without
-    // the stones for the refuge's chain the lead is worth less.
-    let v = |t: &str| eval::search_value(&g, &pos(&g, t), WHITE);
-    let done = "to_move=black; white=f10,f11,f12,g12,g13; black=f9";
-    let half = "to_move=black; white=f10,f11,f12,f13,g13,d11; black=f9";
-    let short = "to_move=black; white=f10,f11,f12,f13; black=f9";
-    assert!(v(done) > v(short), "{} {}", v(done), v(short));
-    assert!(v(half) > v(short));
-    let b = |t: &str| eval::search_value(&g, &pos(&g, t), BLACK);
-    assert_eq!(b(done), -v(done));
-}
