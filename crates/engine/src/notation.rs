@@ -312,8 +312,18 @@ impl<'a> Pairs<'a> {
     /// The index of the pair `key` nobody has taken yet (keys are
     /// distinct: wherever the look-up starts, it finds the same pair).
     fn find(&self, key: &str) -> Option<usize> {
-        let start = self.next.min(self.len);
-        (start..self.len).chain(0..start).find(|&i| self.taken & (1 << i) == 0 && same(self.at(i).0, key))
+        let n = self.len;
+        let mut i = self.next;
+        for _ in 0..n {
+            if i >= n {
+                i = 0;
+            }
+            if self.taken & (1 << i) == 0 && same(self.at(i).0, key) {
+                return Some(i);
+            }
+            i += 1;
+        }
+        None
     }
 
     /// The value of `key`, without consuming it.

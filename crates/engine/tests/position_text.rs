@@ -186,3 +186,44 @@ fn position_texts_give_the_answers_they_gave_before_the_direct_reader() {
     // The damages must reach the readers' checks, not only the syntax.
     assert!(oks > 50 && oks < cases.len() / 2, "{oks} of {} texts read", cases.len());
 }
+
+/// Contiguity's cell names read by bytes (`board::parse_cell`) as they were
+/// read by characters before: every string of up to four characters from an
+/// alphabet of digits, lane letters, others and white space.
+#[test]
+fn contiguity_cell_names_parse_as_before() {
+    use parlour_engine::contiguity::board::{parse_cell, LANE_NAMES};
+    fn before(name: &str) -> Option<(u8, u8)> {
+        let name = name.trim();
+        let l = name.chars().last()?;
+        let ln = LANE_NAMES.iter().position(|&x| x == l)? as u8;
+        let digits = &name[..name.len() - 1];
+        if digits.is_empty()
+            || digits.len() > 2
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+            || digits.starts_with('0')
+        {
+            return None;
+        }
+        let col: u8 = digits.parse().ok()?;
+        (1..=30).contains(&col).then_some((col, ln))
+    }
+    let alphabet = ["0", "1", "2", "3", "9", "a", "d", "e", " ", "é", "-"];
+    let mut names = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = names.iter().flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}"))).collect();
+        names.extend(longer);
+    }
+    names.sort();
+    names.dedup();
+    let mut read = 0;
+    for n in &names {
+        assert_eq!(parse_cell(n).is_some(), before(n).is_some(), "{n:?}");
+        if let Some(c) = parse_cell(n) {
+            let (col, lane) = before(n).unwrap();
+            assert_eq!(parlour_engine::contiguity::board::cell_name(c), format!("{col}{}", LANE_NAMES[lane as usize]));
+            read += 1;
+        }
+    }
+    assert!(read > 100, "{read} names read");
+}

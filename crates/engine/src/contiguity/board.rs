@@ -111,14 +111,15 @@ pub static NEIGHBORS: [u128; CELLS] = build_neighbors();
 
 /// Parses a cell name such as `30a` or `1d`.
 pub fn parse_cell(name: &str) -> Option<u8> {
-    let name = name.trim();
-    let l = name.chars().last()?;
-    let ln = LANE_NAMES.iter().position(|&x| x == l)? as u8;
-    let digits = &name[..name.len() - 1];
-    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
-        return None;
-    }
-    let col: u8 = digits.parse().ok()?;
+    // By bytes (every position names a dozen cells): a lane letter is
+    // ASCII, so a name ending in any other character is refused as before.
+    let (&l, digits) = crate::notation::trim(name).as_bytes().split_last()?;
+    let ln = LANE_NAMES.iter().position(|&x| x as u32 == l as u32)? as u8;
+    let col = match *digits {
+        [d @ b'1'..=b'9'] => d - b'0',
+        [d @ b'1'..=b'9', e @ b'0'..=b'9'] => (d - b'0') * 10 + (e - b'0'),
+        _ => return None,
+    };
     if !(1..=COLUMNS).contains(&col) {
         return None;
     }
