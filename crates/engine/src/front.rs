@@ -392,15 +392,6 @@ fn view_known<G: Game>(
 /// Room for a position's text: every game's fits, most with room to spare.
 const POSITION_CAPACITY: usize = 256;
 
-/// The outcome an evaluation reports ([`Evaluation::from_outcome`]).
-fn outcome_of(e: &Evaluation) -> Outcome {
-    match e.status {
-        crate::game::Status::Ongoing => Outcome::Ongoing,
-        crate::game::Status::Won => Outcome::Won(e.winners.clone()),
-        crate::game::Status::Drawn => Outcome::Drawn,
-    }
-}
-
 /// The outcome of a position whose legal moves are `legal`: a game with a
 /// legal move goes on ([`Game`]'s contract), so only a position without one
 /// is asked.
@@ -826,7 +817,7 @@ impl<G: Game> AnyGame for G {
         // The evaluation's status is the outcome and its standing the
         // match's ([`Game::match_standing`]): neither worked out again.
         let standing = e.match_standing.clone();
-        Ok((view_known(self, &pos, outcome_of(&e), standing, shown), e))
+        Ok((view_known(self, &pos, e.outcome(), standing, shown), e))
     }
 
     fn analyze(

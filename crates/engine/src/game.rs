@@ -215,6 +215,16 @@ impl Evaluation {
         };
         Evaluation { status, winners, players, match_standing: None }
     }
+
+    /// The outcome this evaluation reports (the inverse of
+    /// [`Evaluation::from_outcome`]).
+    pub fn outcome(&self) -> Outcome {
+        match self.status {
+            Status::Ongoing => Outcome::Ongoing,
+            Status::Won => Outcome::Won(self.winners.clone()),
+            Status::Drawn => Outcome::Drawn,
+        }
+    }
 }
 
 /// The rules of one game in one variant.

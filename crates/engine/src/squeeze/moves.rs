@@ -120,12 +120,19 @@ pub(super) fn legal_moves(game: &Squeeze, pos: &Position, out: &mut Vec<Move>) {
         return;
     }
     let me = pos.to_move;
-    if pos.captured[0] >= WIN || pos.captured[1] >= WIN || pos.kings[other(me) as usize] == 0 {
+    if play_over(pos) {
         return;
     }
     for from in mask_cells(pos.kings[me as usize]) {
         out.extend(mask_cells(game.destinations(pos, me, from)).map(|to| Move::Go { from, to }));
     }
+}
+
+/// Whether a play position is over before the mover's king is asked:
+/// ten stones taken by either side, or the opponent without a king (a
+/// mover without a king, or boxed in, simply has no move).
+fn play_over(pos: &Position) -> bool {
+    pos.captured[0] >= WIN || pos.captured[1] >= WIN || pos.kings[other(pos.to_move) as usize] == 0
 }
 
 /// Whether `mv` is among [`legal_moves`]; a king move without listing
@@ -137,7 +144,7 @@ pub(super) fn is_legal(game: &Squeeze, pos: &Position, mv: Move) -> bool {
             let me = pos.to_move;
             from < 64
                 && to < 64
-                && !(pos.captured[0] >= WIN || pos.captured[1] >= WIN || pos.kings[other(me) as usize] == 0)
+                && !play_over(pos)
                 && pos.kings[me as usize] & bit(from) != 0
                 && game.destinations(pos, me, from) & bit(to) != 0
         }
