@@ -133,11 +133,13 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// `ab[:ms=<time>,depth=<plies>,nodes=<positions>]`; with none of them,
-/// 200 ms a move.
+/// `ab[:ms=<time>,depth=<plies>,nodes=<positions>,pre=<iterations>,pretn=<positions>]`;
+/// with none of ms, depth and nodes, 200 ms a move. `pre`/`pretn`: the
+/// tree search's iterations and tactical count where the game does not
+/// prefer alpha-beta (see [`AlphaBetaConfig::pregame_iterations`]).
 fn alphabeta_spec(rest: &str) -> Result<PlayerSpec, String> {
     if !rest.is_empty() && !rest.starts_with(':') {
-        return Err(format!("unknown player `ab{rest}`: ab[:ms=...,depth=...,nodes=...]"));
+        return Err(format!("unknown player `ab{rest}`: ab[:ms=...,depth=...,nodes=...,pre=...,pretn=...]"));
     }
     let mut time = None;
     let mut nodes = 0;
@@ -152,7 +154,9 @@ fn alphabeta_spec(rest: &str) -> Result<PlayerSpec, String> {
             "ms" => time = Some(Duration::from_secs_f64(num(v)? / 1000.0)),
             "depth" => config.max_depth = num(v)? as u32,
             "nodes" => nodes = num(v)? as u64,
-            _ => return Err(format!("`{kv}`: keys are ms, depth, nodes")),
+            "pre" => config.pregame_iterations = num(v)? as u64,
+            "pretn" => config.pregame_tactics_nodes = num(v)? as u64,
+            _ => return Err(format!("`{kv}`: keys are ms, depth, nodes, pre, pretn")),
         }
     }
     if time.is_none() && nodes == 0 && config.max_depth == 0 {
@@ -230,6 +234,12 @@ impl fmt::Display for PlayerSpec {
                 }
                 if *nodes > 0 {
                     parts.push(format!("nodes={nodes}"));
+                }
+                if config.pregame_iterations > 0 {
+                    parts.push(format!("pre={}", config.pregame_iterations));
+                }
+                if config.pregame_tactics_nodes > 0 {
+                    parts.push(format!("pretn={}", config.pregame_tactics_nodes));
                 }
                 write!(f, "ab:{}", parts.join(","))
             }
