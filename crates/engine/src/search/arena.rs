@@ -118,9 +118,10 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: lmr is on or off")),
                     }
                 }
+                "abn" => config.ab_nodes = num(v)? as u64,
                 _ => {
                     return Err(format!(
-                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr"
+                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, abn"
                     ))
                 }
             }
@@ -217,6 +218,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.ab_reductions != d.ab_reductions {
                     parts.push(format!("lmr={}", if config.ab_reductions { "on" } else { "off" }));
+                }
+                if config.ab_nodes != d.ab_nodes {
+                    parts.push(format!("abn={}", config.ab_nodes));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }
@@ -719,6 +723,7 @@ mod tests {
             "mcts:it=300,c=1.4,playout=4,leaf=static",
             "mcts:ms=200,tac=0",
             "mcts:it=100,tac=3,tn=5000",
+            "mcts:it=300,abn=1000",
             "ab:ms=5000",
             "ab:depth=4",
             "ab:ms=1000,depth=6,nodes=100000",

@@ -165,7 +165,14 @@ pub fn analyze<G: Game>(
         Strategy::Mcts(config)
             if config.alpha_beta && game.description().players.len() == 2 && game.prefers_alpha_beta(pos) =>
         {
-            pvs::suggest_within(game, pos, config, budget, every, report)
+            match level::alpha_beta_iterations(config, budget) {
+                // A level's own count of positions for this search.
+                Some(iterations) => {
+                    let budget = SuggestBudget { max_iterations: iterations, ..budget.clone() };
+                    pvs::suggest_within(game, pos, config, &budget, every, report)
+                }
+                None => pvs::suggest_within(game, pos, config, budget, every, report),
+            }
         }
         Strategy::Mcts(config) => {
             let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), config.clone(), budget);
