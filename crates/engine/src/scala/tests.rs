@@ -863,3 +863,42 @@ fn time_legal_moves_from_the_start() {
         eprintln!("{:?}: legal_moves from the start: {:?} per call", g.variant(), t.elapsed() / n);
     }
 }
+
+#[test]
+fn stones_missing_counts_the_chain_from_the_refuge() {
+    let g = orig();
+    // Drawn at 600 plies (docs/ai.md, "Scala endgames"): eight white stones
+    // from g6 to h12, the lone black stone under g6; the refuge (g5, f5, h5)
+    // is 9 steps from f14 round the hole, so a ninth stone is missing.
+    let p = pos(&g, "to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12; black=g5");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 1);
+    // One more stone on the chain's side: nothing missing.
+    let p = pos(&g, "to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12,g12; black=g5");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 0);
+    // A group with its rear further back needs more: the cells under f4
+    // (e3, where Black stands, f3, g3) are 11 steps away.
+    let p = pos(&g, "to_move=white; white=f4,g5,g6,h7,h8,h9,h10,h11; black=e3");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 3);
+    // The missing stones lower the larger side's value, and raise the other's.
+    let short = pos(&g, "to_move=white; white=f4,g5,g6,h7,h8,h9,h10,h11; black=e3");
+    let high = pos(&g, "to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12; black=g5");
+    assert!(g.search_value(&short, WHITE) < g.search_value(&high, WHITE));
+    assert!(g.search_value(&short, BLACK) > g.search_value(&high, BLACK));
+}
+
+#[test]
+fn stones_missing_cost_at_most_half_the_lead() {
+    let g = orig();
+    // Four white stones low on the board against one: 11 - 4 = 7 missing,
+    // but the cost is at most half the lead's material (3 stones, 0.0375):
+    // the lead keeps its sign, so the side behind gains nothing by being
+    // behind (it would shed stones to leave the other short).
+    let p = pos(&g, "to_move=white; white=f4,g5,g6,h6; black=e3");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 7);
+    let drop = g.heuristic(&p, WHITE) - g.search_value(&p, WHITE);
+    // (less the progress terms, which only add)
+    assert!(drop <= 0.5 * 0.35 * 3.0 / 14.0 + 1e-9, "{drop}");
+    // Not an endgame (the smaller side has four stones): no cost.
+    let p = pos(&g, "to_move=white; white=f4,g5,g6,h6,h7,h8,h9,h10; black=e3,d3,e2,g3");
+    assert_eq!(g.heuristic(&p, WHITE), g.search_value(&p, WHITE));
+}
