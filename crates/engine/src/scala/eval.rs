@@ -2,7 +2,7 @@
 //! goal, or a losing move in `zillions`) or by a player left without a
 //! move, the reason, the per-player measures and the search heuristic.
 
-use super::board::{DISTANCE, F14, NEIGHBORS};
+use super::board::{DISTANCE, F14};
 use super::{groups, other, Position, Scala, BLACK, GOAL, STONES, WHITE};
 use crate::bits::{bit, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
@@ -58,9 +58,6 @@ pub(super) fn evaluate(g: &Scala, pos: &Position) -> Evaluation {
     Evaluation::from_outcome(&outcome(g, pos), players)
 }
 
-/// The heuristic's weight of material (a stone is worth `MATERIAL / STONES`).
-const MATERIAL: f64 = 0.35;
-
 pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
     match outcome(g, pos) {
         Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },
@@ -77,7 +74,7 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
     let race = (dist(them) - dist(me)) / 13.0;
     let material =
         (pos.stones[me as usize].count_ones() as f64 - pos.stones[them as usize].count_ones() as f64) / STONES as f64;
-    (0.6 * race + MATERIAL * material).clamp(-0.95, 0.95)
+    (0.6 * race + 0.35 * material).clamp(-0.95, 0.95)
 }
 
 // Endgames (issue #21): once one side is down to a few stones against a
@@ -131,61 +128,9 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     if outcome(g, pos) != Outcome::Ongoing {
         return base;
     }
-    let value = base - short_chain_cost(pos, player);
-    let Some((major, minor)) = endgame(pos) else { return value.clamp(-0.95, 0.95) };
+    let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
     let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
     let sign = if player == major { 1.0 } else { -1.0 };
-    (value + sign * PROGRESS * progress).clamp(-0.95, 0.95)
-}
-
-/// What the stones missing for the chain cost `player` in an endgame
-/// (negative: what they are worth to it, when the other side lacks them):
-/// [`PER_MISSING`] a stone, up to [`MISSING_CAP`], and never more than
-/// half the lead's material, so that the lead stays worth something and
-/// every stone with it (the larger side keeps its stones), and being
-/// behind never pays (the smaller side does not shed stones to leave the
-/// other short).
-fn short_chain_cost(pos: &Position, player: Player) -> f64 {
-    let Some((major, minor)) = endgame(pos) else { return 0.0 };
-    let lead = pos.stones[major as usize].count_ones() - pos.stones[minor as usize].count_ones();
-    let half_lead = 0.5 * MATERIAL * lead as f64 / STONES as f64;
-    let cost = (PER_MISSING * stones_missing(pos, major, minor).min(MISSING_CAP) as f64).min(half_lead);
-    if player == major {
-        cost
-    } else {
-        -cost
-    }
-}
-
-// The chain's length is set before the endgame is reached (fourth
-// session, docs/ai.md "Scala endgames"): the smaller side's last stone
-// runs to the far side of the group, and the larger side's stone it then
-// touches cannot leave it (moving it away would separate the colours), so
-// the group's rear is pinned there for good and a chain from there to
-// the goal needs as many stones as the refuge's distance. An endgame
-// entered with fewer stones is a draw against a defence that keeps
-// away from the goal, which greedy's race term does by itself; so each
-// stone missing costs a little more than a stone of material, and the
-// search neither trades into such an endgame nor lets its rear fall back
-// where a few more stones would be needed.
-
-/// The cost of a stone missing for the chain from the refuge, a little
-/// more than a stone of material (0.35 / 14 = 0.025) ...
-const PER_MISSING: f64 = 0.03;
-/// ... counted up to this many stones.
-const MISSING_CAP: u32 = 4;
-
-/// The stones `major` lacks for the chain from the refuge: the farthest
-/// cell from its goal where the smaller side can stand (a cell next to
-/// `major`'s stones, empty or held by `minor`). From there the chain takes
-/// a stone on each cell short of the goal and one more to land (the
-/// stone that lands must leave one next to the goal): as many stones as
-/// the refuge's distance.
-pub(super) fn stones_missing(pos: &Position, major: Player, minor: Player) -> u32 {
-    let mine = pos.stones[major as usize];
-    let around = Bits(mine).fold(0u128, |m, c| m | NEIGHBORS[c as usize]) & !mine;
-    let stand = (around & !pos.occupied()) | pos.stones[minor as usize];
-    let refuge = Bits(stand).map(|c| to_goal(major, c) as u32).max().unwrap_or(0);
-    refuge.saturating_sub(mine.count_ones())
+    (base + sign * PROGRESS * progress).clamp(-0.95, 0.95)
 }
