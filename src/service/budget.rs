@@ -9,7 +9,7 @@ use super::RulesService;
 use crate::errors;
 use crate::pb;
 use parlour_engine::front::SuggestBudget;
-use parlour_engine::search::Level;
+use parlour_engine::search::{Level, Strategy};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -63,12 +63,21 @@ impl RulesService {
         }
         let max_iterations =
             if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
+        let mut player = level.map(|l| l.strategy()).unwrap_or_default();
+        // A level's own count for the play-phase alpha-beta goes with its
+        // own iterations: a request's iterations, or the server's cap below
+        // the level's, bound that search as they bound the tree search.
+        if let Strategy::Mcts(config) = &mut player {
+            if budget.max_iterations != 0 || level.is_none_or(|l| max_iterations != l.max_iterations) {
+                config.ab_nodes = 0;
+            }
+        }
         Ok(SuggestBudget {
             seed: budget.seed,
             max_iterations,
             time_limit: Some(time),
             max_nodes: self.limits.max_search_nodes,
-            player: level.map(|l| l.strategy()).unwrap_or_default(),
+            player,
             stop: Some(stop),
         })
     }
@@ -177,6 +186,37 @@ mod tests {
         // `hard` and up: their iterations, their cap within the server's.
         assert_eq!(budget("hard"), (10_000, Duration::from_secs(10).min(Limits::default().max_search_time)));
         assert_eq!(budget("master"), (100_000, Limits::default().max_search_time));
+    }
+
+    /// A level's count for the play-phase alpha-beta (the Squeeze family)
+    /// comes with the level's own iterations, and goes when the request's
+    /// iterations or the server's cap replace them.
+    #[test]
+    fn a_levels_alpha_beta_positions_go_with_its_own_iterations() {
+        let ab_nodes = |s: &RulesService, level: &str, iterations: u64| {
+            let budget = pb::SearchBudget { max_iterations: iterations, ..Default::default() };
+            let b = s.search_budget(Some(budget), level, Duration::from_millis(200), None, Arc::default()).unwrap();
+            match b.player {
+                Strategy::Mcts(c) => Some(c.ab_nodes),
+                _ => None,
+            }
+        };
+        let s = service(Duration::from_secs(30));
+        for level in parlour_engine::search::LEVELS.iter().filter(|l| l.searches) {
+            assert_eq!(ab_nodes(&s, level.name, 0), Some(level.alpha_beta_positions), "{}", level.name);
+        }
+        assert_eq!(ab_nodes(&s, "hard", 0), Some(100_000));
+        assert_eq!(ab_nodes(&s, "beginner", 0), None, "greedy");
+        // The request's iterations: they bound both searches.
+        assert_eq!(ab_nodes(&s, "hard", 50), Some(0));
+        assert_eq!(ab_nodes(&s, "hard", 10_000), Some(0));
+        // Neither level nor iterations: no count of its own.
+        assert_eq!(ab_nodes(&s, "", 0), Some(0));
+        // The server's cap below the level's iterations: the cap bounds both.
+        let capped =
+            RulesService::new(Arc::new(Registry::new()), Limits { max_search_iterations: 5_000, ..Limits::default() });
+        assert_eq!(ab_nodes(&capped, "medium", 0), Some(10_000));
+        assert_eq!(ab_nodes(&capped, "hard", 0), Some(0));
     }
 
     #[test]

@@ -14,6 +14,8 @@ use tonic::Code;
 const START: &str = "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c,30b,30d";
 // White's 20a joins 10a..14a by sliding to 15a (or round to 9a).
 const WIN_IN_ONE: &str = "to_move=white; white=10a,11a,12a,13a,14a,20a; red=10c,12c,14c,16c,18c,22c";
+/// Squeeze play (the `mid` position of crates/engine/src/squeeze/positions.txt).
+const SQUEEZE_MID: &str = "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50";
 // White threatens 14c-14b; red's only defence is 20b-14b.
 const THREAT: &str = "to_move=red; white=10a,11a,12a,13a,14a,14c; red=3d,7c,17d,20b,25c,28a";
 
@@ -157,6 +159,21 @@ async fn levels_set_the_budget_and_unknown_levels_are_refused() {
     let mut r = level("medium");
     r.budget = budget(0, 50, 0);
     assert_eq!(c.suggest_move(r).await.unwrap().into_inner().iterations, 50);
+    // In the Squeeze family's play a level searches by alpha-beta, its own
+    // count of positions (`iterations` counts them): `easy` 1 000 (the
+    // fewest whole iterations of 92 positions reaching it: 1 012), and the
+    // request's iterations instead when it gives them (50 of 92).
+    let squeeze = |name: &str| pb::SuggestMoveRequest {
+        state: Some(state("squeeze", "", SQUEEZE_MID)),
+        level: name.into(),
+        ..Default::default()
+    };
+    let easy = c.suggest_move(squeeze("easy")).await.unwrap().into_inner();
+    assert!((1_012..=1_100).contains(&easy.iterations), "{}", easy.iterations);
+    let mut r = squeeze("hard");
+    r.budget = budget(0, 50, 0);
+    let it = c.suggest_move(r).await.unwrap().into_inner().iterations;
+    assert!((50 * 92..=50 * 92 + 100).contains(&it), "{it}");
     let e = c.suggest_move(level("grandmaster")).await.unwrap_err();
     assert_eq!(e.code(), Code::InvalidArgument);
     assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "level".into()));

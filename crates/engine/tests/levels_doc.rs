@@ -19,24 +19,35 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
     let want: Vec<String> = LEVELS.iter().map(|l| l.name.to_string()).collect();
     assert_eq!(names, want, "docs/ai.md lists every level once, weakest first");
     for (row, level) in rows.iter().zip(LEVELS.iter()) {
-        let (budget, cap) = (&row[2], &row[3]);
-        let iterations = if !level.searches {
-            "—".to_string()
-        } else {
-            // 3000 is written `3 000`.
-            let digits = level.max_iterations.to_string();
+        let (budget, positions, cap) = (&row[2], &row[3], &row[4]);
+        // 3000 is written `3 000`.
+        let grouped = |n: u64| {
+            let digits = n.to_string();
             let mut grouped = String::new();
             for (i, ch) in digits.chars().enumerate() {
-                if i > 0 && (digits.len() - i) % 3 == 0 {
+                if i > 0 && (digits.len() - i).is_multiple_of(3) {
                     grouped.push(' ');
                 }
                 grouped.push(ch);
             }
-            format!("{grouped} iterations")
+            grouped
+        };
+        let (iterations, ab) = if !level.searches {
+            ("—".to_string(), "—".to_string())
+        } else {
+            (
+                format!("{} iterations", grouped(level.max_iterations)),
+                format!("{} positions", grouped(level.alpha_beta_positions)),
+            )
         };
         assert!(
             budget.starts_with(&iterations),
             "docs/ai.md, level {}: budget {budget:?}, code says {iterations:?}",
+            level.name
+        );
+        assert!(
+            positions.starts_with(&ab),
+            "docs/ai.md, level {}: the Squeeze family's play {positions:?}, code says {ab:?}",
             level.name
         );
         let time = match (level.searches, level.time_limit) {

@@ -25,6 +25,18 @@ use std::time::Instant;
 pub struct AlphaBetaConfig {
     /// Deepest iteration, in plies (0 = no cap: time or nodes end it).
     pub max_depth: u32,
+    /// In the pre-game ([`Game::phase`] other than `play`: the Squeeze
+    /// family's set-up, pie choice and colour choice, Contiguity's
+    /// bidding), answer as the player's tree search with this many
+    /// iterations instead (0 = alpha-beta everywhere). For
+    /// whole-game matches in which both sides set up alike and only the
+    /// play is compared (arena `ab:…,pre=N`; issue #22: at the node counts
+    /// of the matches the baseline's set-up never reaches a leaf the pie
+    /// estimate values, so it places the pieces in move order).
+    pub pregame_iterations: u64,
+    /// The tree search's tactical-layer count in those positions (arena
+    /// `pretn=`; 0 = follow the iterations, as `mcts:it=N` does).
+    pub pregame_tactics_nodes: u64,
 }
 
 const WIN: f64 = 2.0;
@@ -246,7 +258,7 @@ mod tests {
     fn ab(depth: u32, nodes: u64) -> SuggestBudget {
         SuggestBudget {
             max_iterations: nodes,
-            player: super::super::Strategy::AlphaBeta(AlphaBetaConfig { max_depth: depth }),
+            player: super::super::Strategy::AlphaBeta(AlphaBetaConfig { max_depth: depth, ..Default::default() }),
             ..Default::default()
         }
     }
@@ -255,10 +267,38 @@ mod tests {
     fn takes_a_win_in_one_and_says_it_is_proven() {
         // a6-a4 takes a2 and a3 against white's own a1: black has no king.
         let (g, p) = squeeze("to_move=white; white=a1,a6; black=a2,a3; stones=d4");
-        let s = suggest(&g, &p, &AlphaBetaConfig { max_depth: 3 }, &ab(3, 0)).unwrap();
+        let s = suggest(&g, &p, &AlphaBetaConfig { max_depth: 3, ..Default::default() }, &ab(3, 0)).unwrap();
         assert_eq!(g.move_notation(&p, s.mv), "a6-a4");
         assert!(s.proven);
         assert_eq!(s.values, [1.0, -1.0]);
+    }
+
+    #[test]
+    fn with_a_pregame_count_the_set_up_is_the_tree_search_s_and_play_stays_alpha_beta() {
+        use crate::search::{SearchConfig, Strategy};
+        let (g, setup) =
+            squeeze("to_move=setter; white=a3,h3; black=d1,a5; stones=g2,c4,c5,d6,g6,f3,g3,d3,c2,b3; phase=setup");
+        let config = AlphaBetaConfig { pregame_iterations: 300, pregame_tactics_nodes: 5000, ..Default::default() };
+        let hybrid = SuggestBudget {
+            seed: 9,
+            max_iterations: 4000,
+            player: Strategy::AlphaBeta(config.clone()),
+            ..Default::default()
+        };
+        let tree = SuggestBudget {
+            seed: 9,
+            max_iterations: 300,
+            player: Strategy::Mcts(SearchConfig { tactics_nodes: 5000, ..SearchConfig::default() }),
+            ..Default::default()
+        };
+        let a = crate::search::suggest(&g, &setup, &hybrid).unwrap();
+        let b = crate::search::suggest(&g, &setup, &tree).unwrap();
+        assert_eq!(a, b, "the set-up is the tree search's");
+        let (g, play) = squeeze("to_move=white; white=a1,a6; black=a2,a3; stones=d4");
+        let a = crate::search::suggest(&g, &play, &hybrid).unwrap();
+        let b = suggest(&g, &play, &config, &ab(0, 4000)).unwrap();
+        assert_eq!(a, b, "play is the baseline's");
+        assert_eq!(g.move_notation(&play, a.mv), "a6-a4");
     }
 
     #[test]

@@ -118,9 +118,10 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: lmr is on or off")),
                     }
                 }
+                "abn" => config.ab_nodes = num(v)? as u64,
                 _ => {
                     return Err(format!(
-                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr"
+                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, abn"
                     ))
                 }
             }
@@ -132,11 +133,13 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// `ab[:ms=<time>,depth=<plies>,nodes=<positions>]`; with none of them,
-/// 200 ms a move.
+/// `ab[:ms=<time>,depth=<plies>,nodes=<positions>,pre=<iterations>,pretn=<positions>]`;
+/// with none of ms, depth and nodes, 200 ms a move. `pre`/`pretn`: the
+/// tree search's iterations and tactical count in the pre-game (see
+/// [`AlphaBetaConfig::pregame_iterations`]).
 fn alphabeta_spec(rest: &str) -> Result<PlayerSpec, String> {
     if !rest.is_empty() && !rest.starts_with(':') {
-        return Err(format!("unknown player `ab{rest}`: ab[:ms=...,depth=...,nodes=...]"));
+        return Err(format!("unknown player `ab{rest}`: ab[:ms=...,depth=...,nodes=...,pre=...,pretn=...]"));
     }
     let mut time = None;
     let mut nodes = 0;
@@ -151,7 +154,9 @@ fn alphabeta_spec(rest: &str) -> Result<PlayerSpec, String> {
             "ms" => time = Some(Duration::from_secs_f64(num(v)? / 1000.0)),
             "depth" => config.max_depth = num(v)? as u32,
             "nodes" => nodes = num(v)? as u64,
-            _ => return Err(format!("`{kv}`: keys are ms, depth, nodes")),
+            "pre" => config.pregame_iterations = num(v)? as u64,
+            "pretn" => config.pregame_tactics_nodes = num(v)? as u64,
+            _ => return Err(format!("`{kv}`: keys are ms, depth, nodes, pre, pretn")),
         }
     }
     if time.is_none() && nodes == 0 && config.max_depth == 0 {
@@ -214,6 +219,9 @@ impl fmt::Display for PlayerSpec {
                 if config.ab_reductions != d.ab_reductions {
                     parts.push(format!("lmr={}", if config.ab_reductions { "on" } else { "off" }));
                 }
+                if config.ab_nodes != d.ab_nodes {
+                    parts.push(format!("abn={}", config.ab_nodes));
+                }
                 write!(f, "mcts:{}", parts.join(","))
             }
             PlayerSpec::AlphaBeta { time, nodes, config } => {
@@ -226,6 +234,12 @@ impl fmt::Display for PlayerSpec {
                 }
                 if *nodes > 0 {
                     parts.push(format!("nodes={nodes}"));
+                }
+                if config.pregame_iterations > 0 {
+                    parts.push(format!("pre={}", config.pregame_iterations));
+                }
+                if config.pregame_tactics_nodes > 0 {
+                    parts.push(format!("pretn={}", config.pregame_tactics_nodes));
                 }
                 write!(f, "ab:{}", parts.join(","))
             }
@@ -709,6 +723,7 @@ mod tests {
             "mcts:it=300,c=1.4,playout=4,leaf=static",
             "mcts:ms=200,tac=0",
             "mcts:it=100,tac=3,tn=5000",
+            "mcts:it=300,abn=1000",
             "ab:ms=5000",
             "ab:depth=4",
             "ab:ms=1000,depth=6,nodes=100000",

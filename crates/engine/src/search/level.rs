@@ -6,8 +6,19 @@
 //! on any machine and, with a seed, deterministically; the stronger levels
 //! also carry a generous time cap (as does the server), which only a slow
 //! machine or the slowest game reaches.
+//!
+//! A level has two budgets, one per search: the tree search's iterations
+//! (every game's player, and in the Squeeze family the set-up and the pie
+//! choice) and the play-phase alpha-beta's positions (the Squeeze family's
+//! play, [`super::pvs`], wherever [`crate::game::Game::prefers_alpha_beta`]).
+//! The two scales differ because the two searches gain differently: in a
+//! tree-search game a threefold step was measured distinct (plain
+//! Contiguity `hard` over `medium`), in the alpha-beta a threefold step buys
+//! about a ply and was not, a tenfold one or more was (docs/ai.md, "Ladder
+//! results"). So the alpha-beta's positions rise tenfold a level from a low
+//! base, which keeps `master` to about a second of CPU there.
 
-use super::{SearchConfig, Strategy};
+use super::{pvs, tactics, SearchConfig, Strategy, SuggestBudget};
 use std::time::Duration;
 
 /// A named level.
@@ -21,6 +32,9 @@ pub struct Level {
     pub time_limit: Option<Duration>,
     /// Iterations; 0 for `beginner`, which does not search.
     pub max_iterations: u64,
+    /// Positions the play-phase alpha-beta makes a move ([`SearchConfig::ab_nodes`]),
+    /// in the games that play by it (the Squeeze family); 0 for `beginner`.
+    pub alpha_beta_positions: u64,
     /// Whether the level searches at all (`beginner` looks one move ahead).
     pub searches: bool,
 }
@@ -29,7 +43,7 @@ impl Level {
     /// The player this level uses.
     pub fn strategy(&self) -> Strategy {
         if self.searches {
-            Strategy::Mcts(SearchConfig::default())
+            Strategy::Mcts(SearchConfig { ab_nodes: self.alpha_beta_positions, ..SearchConfig::default() })
         } else {
             Strategy::Greedy
         }
@@ -46,6 +60,37 @@ impl Level {
     }
 }
 
+/// Positions the play-phase alpha-beta makes for `iterations` of an
+/// iteration-bound budget under `config` (its own mapping, in
+/// [`pvs::suggest_within`]: [`pvs::NODES_PER_ITERATION`] an iteration plus
+/// the tactical layer's count, which it replaces).
+pub fn alpha_beta_nodes(config: &SearchConfig, iterations: u64) -> u64 {
+    let tactical = if config.tactics > 0 { tactics::node_budget(config.tactics_nodes, iterations, None) } else { 0 };
+    iterations.saturating_mul(pvs::NODES_PER_ITERATION).saturating_add(tactical)
+}
+
+/// The iterations to hand the play-phase alpha-beta so that it makes
+/// `config.ab_nodes` positions (the fewest that make at least that many),
+/// when that count is set and the budget bounds iterations; `None`: the
+/// budget's own iterations apply.
+pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> Option<u64> {
+    if config.ab_nodes == 0 || budget.max_iterations == 0 {
+        return None;
+    }
+    // The count rises with the iterations: the fewest iterations reaching
+    // it, by bisection (the iterations alone reach it at the upper end).
+    let (mut lo, mut hi) = (1, config.ab_nodes.div_ceil(pvs::NODES_PER_ITERATION).max(1));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if alpha_beta_nodes(config, mid) >= config.ab_nodes {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    Some(lo)
+}
+
 /// Every level, weakest first. Every level that searches is bound by
 /// iterations, so it plays the same on any machine and, with a seed,
 /// replays exactly; the stronger ones also carry a time cap, so that no
@@ -55,42 +100,56 @@ impl Level {
 /// Shoulder with three players, about 2 600 iterations a second from the
 /// start in a release build on the project's machine, docs/ai.md) at least
 /// twice the time its iterations need on an idle machine, where the
-/// server's default cap allows it.
+/// server's default cap allows it. The play-phase alpha-beta's positions
+/// rise tenfold a level (see the module's note); its `master`, ten million
+/// positions, is about 1.1 s of CPU on the project's machine.
 pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
         summary: "one move ahead: wins at once when it can, else the move the game's heuristic likes best",
         time_limit: None,
         max_iterations: 0,
+        alpha_beta_positions: 0,
         searches: false,
     },
     Level {
         name: "easy",
-        summary: "a short search: 300 iterations",
+        summary: "a short search: 300 iterations (the Squeeze family's play: 1 000 positions)",
         time_limit: None,
         max_iterations: 300,
+        alpha_beta_positions: 1_000,
         searches: true,
     },
-    Level { name: "medium", summary: "3 000 iterations", time_limit: None, max_iterations: 3_000, searches: true },
+    Level {
+        name: "medium",
+        summary: "3 000 iterations (the Squeeze family's play: 10 000 positions)",
+        time_limit: None,
+        max_iterations: 3_000,
+        alpha_beta_positions: 10_000,
+        searches: true,
+    },
     Level {
         name: "hard",
-        summary: "10 000 iterations (at most 10 s)",
+        summary: "10 000 iterations (the Squeeze family's play: 100 000 positions; at most 10 s)",
         time_limit: Some(Duration::from_secs(10)),
         max_iterations: 10_000,
+        alpha_beta_positions: 100_000,
         searches: true,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "30 000 iterations (the Squeeze family's play: 1 000 000 positions; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(30)),
         max_iterations: 30_000,
+        alpha_beta_positions: 1_000_000,
         searches: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "100 000 iterations (the Squeeze family's play: 10 000 000 positions; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(120)),
         max_iterations: 100_000,
+        alpha_beta_positions: 10_000_000,
         searches: true,
     },
 ];

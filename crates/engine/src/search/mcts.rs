@@ -107,6 +107,12 @@ pub struct SearchConfig {
     /// ([`super::pvs::Limits::reductions`]). Off by default: the 8-game
     /// samples disagree (docs/ai.md, issue #22).
     pub ab_reductions: bool,
+    /// Positions the play-phase alpha-beta may make when the budget bounds
+    /// iterations (0 = follow the iterations, [`super::pvs::NODES_PER_ITERATION`]
+    /// each plus the tactical layer's count). A level's own count for that
+    /// search ([`super::level`]), so that its steps can be larger there
+    /// than the tree search's.
+    pub ab_nodes: u64,
 }
 
 impl Default for SearchConfig {
@@ -125,6 +131,7 @@ impl Default for SearchConfig {
             alpha_beta: true,
             ab_quiescence: super::pvs::DEFAULT_QUIESCENCE,
             ab_reductions: false,
+            ab_nodes: 0,
         }
     }
 }

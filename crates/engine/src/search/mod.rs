@@ -152,11 +152,27 @@ pub fn analyze<G: Game>(
 ) -> Option<Suggestion<G::Move>> {
     match &budget.player {
         Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
+        Strategy::AlphaBeta(config) if config.pregame_iterations > 0 && game.phase(pos) != "play" => {
+            let tree = SearchConfig { tactics_nodes: config.pregame_tactics_nodes, ..SearchConfig::default() };
+            let budget = SuggestBudget {
+                max_iterations: config.pregame_iterations,
+                player: Strategy::Mcts(tree),
+                ..budget.clone()
+            };
+            analyze(game, pos, &budget, every, report)
+        }
         Strategy::AlphaBeta(config) => alphabeta::suggest(game, pos, config, budget),
         Strategy::Mcts(config)
             if config.alpha_beta && game.description().players.len() == 2 && game.prefers_alpha_beta(pos) =>
         {
-            pvs::suggest_within(game, pos, config, budget, every, report)
+            match level::alpha_beta_iterations(config, budget) {
+                // A level's own count of positions for this search.
+                Some(iterations) => {
+                    let budget = SuggestBudget { max_iterations: iterations, ..budget.clone() };
+                    pvs::suggest_within(game, pos, config, &budget, every, report)
+                }
+                None => pvs::suggest_within(game, pos, config, budget, every, report),
+            }
         }
         Strategy::Mcts(config) => {
             let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), config.clone(), budget);

@@ -334,6 +334,65 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
         }
     }
     assert_eq!(Level::named("hard").unwrap().max_iterations, 10_000);
+    // The play-phase alpha-beta's own scale: tenfold a level (a threefold
+    // step buys it about a ply, not shown distinct: docs/ai.md), from
+    // 1 000 positions.
+    assert!(searching.windows(2).all(|w| w[1].alpha_beta_positions >= 10 * w[0].alpha_beta_positions));
+    let positions: Vec<u64> = searching.iter().map(|l| l.alpha_beta_positions).collect();
+    assert_eq!(positions, [1_000, 10_000, 100_000, 1_000_000, 10_000_000]);
+    assert_eq!(Level::named("beginner").unwrap().alpha_beta_positions, 0);
+}
+
+/// A level's positions become the fewest iterations that make at least
+/// that many under the alpha-beta's own mapping, the tactical layer's
+/// count (capped) included.
+#[test]
+fn a_levels_alpha_beta_positions_become_the_fewest_iterations_that_make_them() {
+    for level in super::level::LEVELS.iter().filter(|l| l.searches) {
+        let Strategy::Mcts(config) = level.strategy() else { panic!("{} searches", level.name) };
+        assert_eq!(config.ab_nodes, level.alpha_beta_positions);
+        let it = level::alpha_beta_iterations(&config, &budget(0, level.max_iterations)).unwrap();
+        assert!(level::alpha_beta_nodes(&config, it) >= level.alpha_beta_positions, "{}", level.name);
+        assert!(level::alpha_beta_nodes(&config, it - 1) < level.alpha_beta_positions, "{}", level.name);
+    }
+    // Unset, or a time-bound budget: the budget's own iterations apply.
+    let config = SearchConfig::default();
+    assert_eq!(level::alpha_beta_iterations(&config, &budget(0, 300)), None);
+    let config = SearchConfig { ab_nodes: 1_000, ..SearchConfig::default() };
+    assert_eq!(level::alpha_beta_iterations(&config, &SuggestBudget::default()), None);
+    // 92 positions an iteration below the tactical layer's cap, 28 above it.
+    assert_eq!(level::alpha_beta_nodes(&config, 11), 11 * 92);
+    assert_eq!(level::alpha_beta_iterations(&config, &budget(0, 1)), Some(11));
+    let config = SearchConfig { ab_nodes: 10_000_000, ..SearchConfig::default() };
+    assert_eq!(level::alpha_beta_iterations(&config, &budget(0, 1)), Some((6_000_000u64).div_ceil(28)));
+}
+
+/// In the Squeeze family's play a level searches its own count of
+/// positions (the answer's `iterations` counts them), not its tree-search
+/// iterations mapped; and it replays.
+#[test]
+fn a_level_plays_the_squeeze_family_by_its_alpha_beta_positions() {
+    let game = Bounded::new(crate::squeeze::Squeeze::new(crate::squeeze::GameId::Squeeze));
+    // The `mid` position of squeeze/positions.txt: play, no quick win.
+    let pos = load(
+        &game,
+        "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50",
+    );
+    assert!(game.prefers_alpha_beta(&pos));
+    for name in ["easy", "medium"] {
+        let level = Level::named(name).unwrap();
+        let b = SuggestBudget {
+            seed: 3,
+            max_iterations: level.max_iterations,
+            player: level.strategy(),
+            ..Default::default()
+        };
+        let s = suggest(&game, &pos, &b).unwrap();
+        let want = level.alpha_beta_positions;
+        assert!(!s.proven, "{name}: the position is not decided within the budget");
+        assert!(s.iterations >= want && s.iterations <= want + 100, "{name}: {} positions for {want}", s.iterations);
+        assert_eq!(suggest(&game, &pos, &b).unwrap(), s, "{name} replays");
+    }
 }
 
 /// With the capture search on, the same seed and iterations give the same
