@@ -37,15 +37,118 @@ fn short_copy(tmp: &mut [u8; 10], b: &[u8]) {
 }
 const LEN: u32 = 2;
 
+/// Copies `src` to the start of `dst` (at least as long): up to 16 bytes
+/// by two overlapping fixed-size copies, which compile to a load and a
+/// store each, where a copy of unknown length calls `memcpy`.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n > 16 {
+        dst[..n].copy_from_slice(src);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..]);
+    } else {
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = *s;
+        }
+    }
+}
+
 /// A reply being written.
 #[derive(Default)]
 pub struct Wire {
     pub buf: Vec<u8>,
+    names: Names,
+}
+
+/// The cell names of one reply's game, each laid out as a string field
+/// but for its key (`[key, length, name..]`, 16 bytes), filled in on first
+/// use: a cell name is then written as one 16-byte copy, its key set and
+/// the length cut, with no look-up through the [`Description`] nor a copy
+/// of unknown length (a list of moves names hundreds of cells).
+struct Names {
+    filled: u128,
+    fields: [[u8; 16]; 128],
+}
+
+impl Default for Names {
+    fn default() -> Self {
+        Names { filled: 0, fields: [[0; 16]; 128] }
+    }
+}
+
+/// Marks a name too long for [`Names`] (more than 14 bytes).
+const LONG: u8 = 0xFF;
+
+impl Names {
+    /// Cell `c`'s field, or `None` for a name too long to lay out (or a
+    /// cell past 127, which no board has).
+    #[inline]
+    fn field(&mut self, d: &Description, c: u8) -> Option<[u8; 16]> {
+        if c >= 128 {
+            return None;
+        }
+        if self.filled & 1u128 << c == 0 {
+            self.fill(d, c);
+        }
+        let f = self.fields[c as usize];
+        (f[1] != LONG).then_some(f)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fill(&mut self, d: &Description, c: u8) {
+        let name = d.cell_name(c).as_bytes();
+        let f = &mut self.fields[c as usize];
+        if !name.is_empty() && name.len() <= 14 {
+            f[1] = name.len() as u8;
+            f[2..2 + name.len()].copy_from_slice(name);
+        } else {
+            f[1] = LONG;
+        }
+        self.filled |= 1u128 << c;
+    }
 }
 
 impl Wire {
     pub fn with_capacity(n: usize) -> Self {
-        Wire { buf: Vec::with_capacity(n) }
+        Wire { buf: Vec::with_capacity(n), names: Names::default() }
+    }
+
+    /// Cell `c`'s name as one element of a repeated string field.
+    #[inline]
+    fn cell(&mut self, tag: u32, d: &Description, c: u8) {
+        if !self.short_cell(tag, d, c) {
+            self.element(tag, d.cell_name(c));
+        }
+    }
+
+    /// Cell `c`'s name as a string field, left out when empty (proto3).
+    #[inline]
+    fn cell_field(&mut self, tag: u32, d: &Description, c: u8) {
+        if !self.short_cell(tag, d, c) {
+            self.string(tag, d.cell_name(c));
+        }
+    }
+
+    /// Writes cell `c`'s name, not empty and at most 14 bytes, as a string
+    /// field from [`Names`]; false (nothing written) for any other name.
+    #[inline]
+    fn short_cell(&mut self, tag: u32, d: &Description, c: u8) -> bool {
+        match self.names.field(d, c) {
+            Some(mut f) if tag < 16 => {
+                f[0] = (tag << 3 | LEN) as u8;
+                let len = self.buf.len() + 2 + f[1] as usize;
+                self.buf.extend_from_slice(&f);
+                self.buf.truncate(len);
+                true
+            }
+            _ => false,
+        }
     }
 
     fn varint(&mut self, mut v: u64) {
@@ -153,7 +256,7 @@ impl Wire {
     /// Cell names as a repeated string field.
     fn cells(&mut self, tag: u32, d: &Description, cells: &[u8]) {
         for &c in cells {
-            self.element(tag, d.cell_name(c));
+            self.cell(tag, d, c);
         }
     }
 
@@ -172,10 +275,90 @@ impl Wire {
     }
 }
 
+/// Room for one move in [`Wire::short_move`]: a move whose message is
+/// longer than a one-byte length allows goes the general way anyway.
+const MOVE_ROOM: usize = 160;
+
 impl Wire {
     /// A `Move` field.
+    #[inline]
     pub fn mv(&mut self, tag: u32, d: &Description, m: &MoveView, full: bool) {
-        self.message(tag, |w| mv(w, d, m, full));
+        if !self.short_move(tag, d, m, full) {
+            self.message(tag, |w| mv(w, d, m, full));
+        }
+    }
+
+    /// The common move (cells and a kind; no bid, no placed piece; a
+    /// notation of up to 127 bytes, cell names of up to 14, a message
+    /// under 128 bytes) written in one pass: gathered with a cursor in a
+    /// buffer on the stack, each cell name one 16-byte copy from
+    /// [`Names`], then appended at once, where the general way
+    /// ([`Wire::message`], [`mv`]) goes through the reply's `Vec` field
+    /// by field. False, with nothing written, for any other move. The
+    /// bytes are [`mv`]'s (`tests::short_moves_are_the_general_ones`).
+    fn short_move(&mut self, tag: u32, d: &Description, m: &MoveView, full: bool) -> bool {
+        let MoveDetails { kind, from, to, path, passed, captured, bid, placed } = &m.details;
+        let notation = m.notation.as_bytes();
+        if bid.is_some() || placed.is_some() || tag >= 16 || notation.len() >= 0x80 {
+            return false;
+        }
+        let mut a = [0u8; MOVE_ROOM + 16];
+        // The move's key and one-byte length go first, set at the end.
+        let mut n = 2;
+        if !notation.is_empty() {
+            a[n] = (1 << 3 | LEN) as u8;
+            a[n + 1] = notation.len() as u8;
+            if notation.len() > MOVE_ROOM - n - 2 {
+                return false;
+            }
+            copy_short(&mut a[n + 2..], notation);
+            n += 2 + notation.len();
+        }
+        let k = crate::convert::kind(*kind) as u8;
+        if k != 0 {
+            a[n] = (2 << 3) as u8;
+            a[n + 1] = k;
+            n += 2;
+        }
+        // One cell name: false when it does not fit or is not short.
+        let mut put = |names: &mut Names, n: &mut usize, field: u32, c: u8| -> bool {
+            if *n > MOVE_ROOM {
+                return false;
+            }
+            match names.field(d, c) {
+                Some(mut f) => {
+                    f[0] = (field << 3 | LEN) as u8;
+                    a[*n..*n + 16].copy_from_slice(&f);
+                    *n += 2 + f[1] as usize;
+                    true
+                }
+                None => false,
+            }
+        };
+        let names = &mut self.names;
+        let mut ok = from.is_none_or(|c| put(names, &mut n, 3, c)) && to.is_none_or(|c| put(names, &mut n, 4, c));
+        for &c in path {
+            ok = ok && put(names, &mut n, 5, c);
+        }
+        for &c in captured {
+            ok = ok && put(names, &mut n, 6, c);
+        }
+        if full {
+            for &c in passed {
+                ok = ok && put(names, &mut n, 9, c);
+            }
+        }
+        if !ok || n - 2 >= 0x80 {
+            return false;
+        }
+        a[0] = (tag << 3 | LEN) as u8;
+        a[1] = (n - 2) as u8;
+        // All of `a` as one fixed-size copy, then cut to the move: no
+        // `memcpy` call of unknown length.
+        let len = self.buf.len() + n;
+        self.buf.extend_from_slice(&a);
+        self.buf.truncate(len);
+        true
     }
 
     /// A `GameState` field.
@@ -197,14 +380,20 @@ pub fn mv(w: &mut Wire, d: &Description, m: &MoveView, full: bool) {
     let MoveDetails { kind, from, to, path, passed, captured, bid, placed } = &m.details;
     w.string(1, &m.notation);
     w.enumeration(2, crate::convert::kind(*kind) as i32);
-    w.string(3, from.map_or("", |c| d.cell_name(c)));
-    w.string(4, to.map_or("", |c| d.cell_name(c)));
+    if let Some(c) = *from {
+        w.cell_field(3, d, c);
+    }
+    if let Some(c) = *to {
+        w.cell_field(4, d, c);
+    }
     w.cells(5, d, path);
     w.cells(6, d, captured);
     w.optional(7, bid.map(u64::from));
     if let Some((owner, k)) = placed {
         w.message(8, |w| {
-            w.string(1, to.map_or("", |c| d.cell_name(c)));
+            if let Some(c) = *to {
+                w.cell_field(1, d, c);
+            }
             match owner {
                 Owner::Player(p) => w.string(2, d.players[*p as usize].name),
                 Owner::Neutral => {
@@ -268,7 +457,7 @@ pub fn state(w: &mut Wire, game: &dyn AnyGame, v: &StateView, form: i32, view: i
     if structured {
         for p in &v.pieces {
             w.message(5, |w| {
-                w.string(1, d.cell_name(p.cell));
+                w.cell_field(1, d, p.cell);
                 w.string(2, p.key);
                 w.string(3, p.kind);
             });
@@ -317,7 +506,7 @@ pub fn generate_moves(
     let full = is_full(r.view);
     let mut w = Wire::with_capacity(256 + 40 * moves.len());
     for m in moves {
-        w.message(1, |w| mv(w, d, m, full));
+        w.mv(1, d, m, full);
     }
     w.message(2, |w| state(w, game, view, r.state_form, r.view));
     w.cells(3, d, next_cells);
@@ -331,7 +520,7 @@ pub fn apply_move(game: &dyn AnyGame, a: &parlour_engine::front::ApplyView, r: &
     let full = is_full(r.view);
     let mut w = Wire::with_capacity(512);
     w.message(1, |w| state(w, game, &a.state, r.state_form, r.view));
-    w.message(2, |w| mv(w, d, &a.played, full));
+    w.mv(2, d, &a.played, full);
     w.cells(3, d, &a.played.details.captured);
     w.string(4, a.mover_name);
     let status = status_of(&a.state.outcome);
@@ -340,7 +529,7 @@ pub fn apply_move(game: &dyn AnyGame, a: &parlour_engine::front::ApplyView, r: &
     w.uint(7, (status != pb::GameStatus::Ongoing).into());
     w.string(8, a.state.result.reason.unwrap_or_default());
     for m in a.next_moves.iter().flatten() {
-        w.message(9, |w| mv(w, d, m, full));
+        w.mv(9, d, m, full);
     }
     w.string(10, d.seats().get(a.mover_seat as usize).map_or("", |s| s.name));
     w.buf
@@ -493,6 +682,52 @@ mod tests {
         let prost = svc.list_games(tonic::Request::new(pb::ListGamesRequest {})).await.unwrap().into_inner();
         assert_eq!(lean, prost.encode_to_vec());
         assert!(!prost.games.is_empty());
+    }
+
+    /// The one-pass writer of common moves against the general one, for
+    /// every move of every state of every game, both views, and moves made
+    /// up to reach its limits (long notations and paths, many captures).
+    #[test]
+    fn short_moves_are_the_general_ones() {
+        let registry = Registry::new();
+        let mut short = 0;
+        let mut check = |d: &Description, m: &MoveView, full: bool| {
+            let mut general = Wire::default();
+            general.message(1, |w| mv(w, d, m, full));
+            let mut w = Wire::default();
+            if w.short_move(1, d, m, full) {
+                short += 1;
+            }
+            w.buf.clear();
+            w.mv(1, d, m, full);
+            assert_eq!(w.buf, general.buf, "{m:?} full {full}");
+            let mut expected = Vec::new();
+            prost::encoding::message::encode(
+                1,
+                &crate::convert::mv_in(d, m, if full { pb::ReplyView::Full as i32 } else { 0 }),
+                &mut expected,
+            );
+            assert_eq!(w.buf, expected, "{m:?} full {full} (prost)");
+        };
+        for game in registry.all() {
+            let d = game.description();
+            for state in states(game) {
+                let Ok((_, moves)) = game.moves(Record::parse(&state.position).unwrap()) else { continue };
+                for m in &moves {
+                    for full in [false, true] {
+                        check(d, m, full);
+                        // Stretched: a long notation, a long path, captures.
+                        let mut long = m.clone();
+                        long.notation = "x".repeat(m.notation.len() * 9 % 140);
+                        let cells: Vec<u8> = (0..d.cells.len() as u8).step_by(3).collect();
+                        long.details.path = cells.iter().copied().take(m.notation.len() * 3).collect();
+                        long.details.captured = cells.iter().rev().copied().take(m.notation.len()).collect();
+                        check(d, &long, full);
+                    }
+                }
+            }
+        }
+        assert!(short > 10_000, "only {short} moves took the short way");
     }
 
     #[test]

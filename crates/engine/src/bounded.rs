@@ -14,7 +14,7 @@
 
 use crate::describe::{Description, OptionInfo};
 use crate::error::RulesError;
-use crate::game::{Evaluation, Game, MatchStanding, MoveDetails, Outcome, PieceAt, Player};
+use crate::game::{Evaluation, Game, MatchStanding, MoveDetails, MoveView, Outcome, PieceAt, Player};
 use crate::notation::{push_number, Pairs, Record, Sink, TextSink};
 
 /// A position of the wrapped game plus the ply counter and limit.
@@ -182,6 +182,17 @@ impl<G: Game> Game for Bounded<G> {
 
     fn details_into(&self, pos: &Self::Position, mv: Self::Move, out: &mut MoveDetails, passed: bool) {
         self.game.details_into(&pos.inner, mv, out, passed)
+    }
+
+    fn describe_moves(
+        &self,
+        pos: &Self::Position,
+        moves: &[Self::Move],
+        passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(&MoveView),
+    ) {
+        self.game.describe_moves(&pos.inner, moves, passed, view, each)
     }
 
     fn play(&self, pos: &mut Self::Position, mv: Self::Move) {

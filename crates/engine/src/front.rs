@@ -89,12 +89,7 @@ impl StateView {
     }
 }
 
-/// A legal move as the service shows it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MoveView {
-    pub notation: String,
-    pub details: MoveDetails,
-}
+pub use crate::game::MoveView;
 
 /// What ApplyMove reports.
 #[derive(Clone, Debug, PartialEq)]
@@ -712,12 +707,7 @@ impl<G: Game> AnyGame for G {
             notation: String::with_capacity(16),
             details: MoveDetails::action(crate::game::MoveKind::Action),
         };
-        for &m in &legal {
-            described.notation.clear();
-            self.write_notation(&pos, m, &mut described.notation);
-            self.details_into(&pos, m, &mut described.details, passed);
-            each(&described);
-        }
+        self.describe_moves(&pos, &legal, passed, &mut described, each);
         let outcome = outcome_given(self, &pos, !legal.is_empty());
         Ok((view_with(self, &pos, outcome, shown), legal.len()))
     }

@@ -120,6 +120,13 @@ impl MoveDetails {
     }
 }
 
+/// A legal move as the service shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveView {
+    pub notation: String,
+    pub details: MoveDetails,
+}
+
 /// Whether a game goes on, and who won.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -315,6 +322,31 @@ pub trait Game: Send + Sync + 'static {
     fn details_into(&self, pos: &Self::Position, mv: Self::Move, out: &mut MoveDetails, passed: bool) {
         let _ = passed;
         *out = self.move_details(pos, mv);
+    }
+
+    /// Describes `moves` (legal moves of `pos`, in [`Game::legal_moves`]'
+    /// order) one after another into `view` — its notation
+    /// ([`Game::write_notation`]) and details ([`Game::details_into`],
+    /// `passed` as there) — handing `view` to `each` after each: a list of
+    /// moves written as it comes, with no allocation a move once the
+    /// buffers have grown (issue #25). A game may override it to share
+    /// work between the moves of one position (Scala: the groups and jump
+    /// routes of each stone once, not once a move); the result must be
+    /// the same, move for move.
+    fn describe_moves(
+        &self,
+        pos: &Self::Position,
+        moves: &[Self::Move],
+        passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(&MoveView),
+    ) {
+        for &m in moves {
+            view.notation.clear();
+            self.write_notation(pos, m, &mut view.notation);
+            self.details_into(pos, m, &mut view.details, passed);
+            each(view);
+        }
     }
 
     /// Makes a legal move.

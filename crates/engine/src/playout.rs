@@ -82,6 +82,28 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
     game.legal_moves(pos, &mut moves);
     let over = game.outcome(pos).is_over();
     assert_eq!(moves.is_empty(), over, "{text}: moves listed {} but outcome {:?}", moves.len(), game.outcome(pos));
+    // The moves described in one pass are each move's notation and
+    // details (a game may share work between them: issue #25).
+    for passed in [true, false] {
+        let mut view = crate::game::MoveView {
+            notation: String::new(),
+            details: crate::game::MoveDetails::action(crate::game::MoveKind::Action),
+        };
+        let mut k = 0;
+        game.describe_moves(pos, &moves, passed, &mut view, &mut |v| {
+            let m = moves[k];
+            let mut details = game.move_details(pos, m);
+            let mut shown = v.details.clone();
+            if !passed {
+                details.passed.clear();
+                shown.passed.clear();
+            }
+            assert_eq!(v.notation, game.move_notation(pos, m), "{text}: move {k} described");
+            assert_eq!(shown, details, "{text}: {} described", v.notation);
+            k += 1;
+        });
+        assert_eq!(k, moves.len(), "{text}: not every move described");
+    }
     let unique: HashSet<_> = moves.iter().collect();
     assert_eq!(unique.len(), moves.len(), "{text}: a move is listed twice");
     for &m in &moves {

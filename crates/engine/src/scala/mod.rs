@@ -25,7 +25,7 @@ pub use position::start_stones;
 
 use crate::describe::Description;
 use crate::error::RulesError;
-use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
+use crate::game::{Evaluation, Game, MoveDetails, MoveView, Outcome, PieceAt, Player};
 use crate::notation::Record;
 use board::{F1, F14};
 
@@ -176,6 +176,17 @@ impl Game for Scala {
 
     fn move_details(&self, pos: &Position, mv: Move) -> MoveDetails {
         moves::move_details(self, pos, mv)
+    }
+
+    fn describe_moves(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        _passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(&MoveView),
+    ) {
+        moves::describe_moves(self, pos, moves, view, each)
     }
 
     #[inline]

@@ -581,6 +581,115 @@ pub(super) fn move_details(g: &Scala, pos: &Position, mv: Move) -> MoveDetails {
     d
 }
 
+/// [`Game::describe_moves`]: each move's notation and [`move_details`],
+/// with the work a stone's moves share done once a stone: the groups of
+/// the other stones (each landing then merges those it touches, as
+/// `Scala::generate` does) and the tree of shortest jump sequences from
+/// the stone (the one [`jump_path`] walks, searched to the end once rather
+/// than once a destination). Moves of one stone come together from
+/// `legal_moves`; any order gives the same details.
+pub(super) fn describe_moves(
+    g: &Scala,
+    pos: &Position,
+    moves: &[Move],
+    view: &mut crate::game::MoveView,
+    each: &mut dyn FnMut(&crate::game::MoveView),
+) {
+    let me = pos.to_move as usize;
+    let all = pos.occupied();
+    let forbidden = bit(FIRST_CELL[me]);
+    let mut from = u8::MAX;
+    // The groups of the stones but `from`'s.
+    let mut comps = [0u128; CELLS];
+    let mut n = 0;
+    // Shortest jump sequences from `from`: each landing's previous one.
+    let mut parent = [u8::MAX; CELLS];
+    let mut searched = false;
+    for &mv in moves {
+        if mv.from != from {
+            from = mv.from;
+            let rest = all & !bit(from);
+            n = 0;
+            let mut left = rest;
+            while left != 0 {
+                let c = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
+                comps[n] = c;
+                n += 1;
+                left &= !c;
+            }
+            searched = false;
+        }
+        view.notation.clear();
+        write_notation(mv, &mut view.notation);
+        let d = &mut view.details;
+        d.set_between(MoveKind::Step, mv.from, mv.to);
+        if NEIGHBORS[mv.from as usize] & bit(mv.to) == 0 {
+            d.kind = MoveKind::Jump;
+            if !searched {
+                jump_tree(all, from, forbidden, &mut parent);
+                searched = true;
+            }
+            if parent[mv.to as usize] != u8::MAX {
+                d.path.clear();
+                let mut x = mv.to;
+                d.path.push(x);
+                while x != from {
+                    x = parent[x as usize];
+                    d.path.push(x);
+                }
+                d.path.reverse();
+            }
+        }
+        // `Scala::judge` of the board after the move, from the groups above.
+        let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
+        let touch = NEIGHBORS[mv.to as usize];
+        let verdict = if g.variant == Variant::Original && touch & (after[0] | after[1]) & !bit(mv.to) == 0 {
+            Verdict::Illegal(Breach::Isolated)
+        } else {
+            let mut tally = Tally::new(after[0], after[1]);
+            let mut merged = bit(mv.to);
+            for &c in &comps[..n] {
+                if c & touch != 0 {
+                    merged |= c;
+                } else {
+                    tally.add(c);
+                }
+            }
+            tally.add(merged);
+            tally.verdict(g.variant)
+        };
+        if let Verdict::Keep(keep) = verdict {
+            d.captured.extend(Bits((after[0] | after[1]) & !keep));
+        }
+        each(view);
+    }
+}
+
+/// The breadth-first search of [`jump_path`] from `from`, to the end:
+/// `parent[l]` is the landing before `l` on the shortest sequence
+/// `jump_path` finds to `l` (`u8::MAX` where none reaches; `from` is its
+/// own parent).
+fn jump_tree(occupied: u128, from: u8, forbidden: u128, parent: &mut [u8; CELLS]) {
+    let over = occupied & !bit(from);
+    let land = BOARD & !over & !forbidden;
+    parent.fill(u8::MAX);
+    let mut queue = [0u8; CELLS];
+    let (mut head, mut tail) = (0, 1);
+    queue[0] = from;
+    parent[from as usize] = from;
+    while head < tail {
+        let c = queue[head];
+        head += 1;
+        for &(m, l) in jumps(c) {
+            if over & bit(m) != 0 && land & bit(l) != 0 && parent[l as usize] == u8::MAX {
+                parent[l as usize] = c;
+                queue[tail] = l;
+                tail += 1;
+            }
+        }
+    }
+}
+
 pub(super) fn play(g: &Scala, pos: &mut Position, mv: Move) {
     let me = pos.to_move;
     let after = Scala::moved(pos.stones, me, mv.from, mv.to);

@@ -25,10 +25,10 @@ use std::time::Instant;
 pub struct AlphaBetaConfig {
     /// Deepest iteration, in plies (0 = no cap: time or nodes end it).
     pub max_depth: u32,
-    /// Where the game does not prefer alpha-beta ([`Game::prefers_alpha_beta`]
-    /// false: the Squeeze family's set-up and pie choice, and every
-    /// position of the other games), answer as the player's tree search
-    /// with this many iterations instead (0 = alpha-beta everywhere). For
+    /// In the pre-game ([`Game::phase`] other than `play`: the Squeeze
+    /// family's set-up, pie choice and colour choice, Contiguity's
+    /// bidding), answer as the player's tree search with this many
+    /// iterations instead (0 = alpha-beta everywhere). For
     /// whole-game matches in which both sides set up alike and only the
     /// play is compared (arena `ab:…,pre=N`; issue #22: at the node counts
     /// of the matches the baseline's set-up never reaches a leaf the pie

@@ -135,8 +135,8 @@ impl FromStr for PlayerSpec {
 
 /// `ab[:ms=<time>,depth=<plies>,nodes=<positions>,pre=<iterations>,pretn=<positions>]`;
 /// with none of ms, depth and nodes, 200 ms a move. `pre`/`pretn`: the
-/// tree search's iterations and tactical count where the game does not
-/// prefer alpha-beta (see [`AlphaBetaConfig::pregame_iterations`]).
+/// tree search's iterations and tactical count in the pre-game (see
+/// [`AlphaBetaConfig::pregame_iterations`]).
 fn alphabeta_spec(rest: &str) -> Result<PlayerSpec, String> {
     if !rest.is_empty() && !rest.starts_with(':') {
         return Err(format!("unknown player `ab{rest}`: ab[:ms=...,depth=...,nodes=...,pre=...,pretn=...]"));

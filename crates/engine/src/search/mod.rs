@@ -152,7 +152,7 @@ pub fn analyze<G: Game>(
 ) -> Option<Suggestion<G::Move>> {
     match &budget.player {
         Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
-        Strategy::AlphaBeta(config) if config.pregame_iterations > 0 && !game.prefers_alpha_beta(pos) => {
+        Strategy::AlphaBeta(config) if config.pregame_iterations > 0 && game.phase(pos) != "play" => {
             let tree = SearchConfig { tactics_nodes: config.pregame_tactics_nodes, ..SearchConfig::default() };
             let budget = SuggestBudget {
                 max_iterations: config.pregame_iterations,
