@@ -205,7 +205,7 @@ mod tests {
         for level in parlour_engine::search::LEVELS.iter().filter(|l| l.searches) {
             assert_eq!(ab_nodes(&s, level.name, 0), Some(level.alpha_beta_positions), "{}", level.name);
         }
-        assert_eq!(ab_nodes(&s, "hard", 0), Some(100_000));
+        assert_eq!(ab_nodes(&s, "hard", 0), Some(300_000));
         assert_eq!(ab_nodes(&s, "beginner", 0), None, "greedy");
         // The request's iterations: they bound both searches.
         assert_eq!(ab_nodes(&s, "hard", 50), Some(0));
@@ -215,7 +215,7 @@ mod tests {
         // The server's cap below the level's iterations: the cap bounds both.
         let capped =
             RulesService::new(Arc::new(Registry::new()), Limits { max_search_iterations: 5_000, ..Limits::default() });
-        assert_eq!(ab_nodes(&capped, "medium", 0), Some(10_000));
+        assert_eq!(ab_nodes(&capped, "medium", 0), Some(30_000));
         assert_eq!(ab_nodes(&capped, "hard", 0), Some(0));
     }
 

@@ -16,7 +16,8 @@
 //! Contiguity `hard` over `medium`), in the alpha-beta a threefold step buys
 //! about a ply and was not, a tenfold one or more was (docs/ai.md, "Ladder
 //! results"). So the alpha-beta's positions rise tenfold a level from a low
-//! base, which keeps `master` to about a second of CPU there.
+//! base (3 000: at 1 000 `easy` was not distinct from `beginner` in
+//! Swish), which keeps `master` to about 3.5 s of CPU there.
 
 use super::{pvs, tactics, SearchConfig, Strategy, SuggestBudget};
 use std::time::Duration;
@@ -101,8 +102,8 @@ pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> O
 /// start in a release build on the project's machine, docs/ai.md) at least
 /// twice the time its iterations need on an idle machine, where the
 /// server's default cap allows it. The play-phase alpha-beta's positions
-/// rise tenfold a level (see the module's note); its `master`, ten million
-/// positions, is about 1.1 s of CPU on the project's machine.
+/// rise tenfold a level (see the module's note); its `master`, thirty
+/// million positions, is about 3.5 s of CPU on the project's machine.
 pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
@@ -114,42 +115,42 @@ pub const LEVELS: [Level; 6] = [
     },
     Level {
         name: "easy",
-        summary: "a short search: 300 iterations (the Squeeze family's play: 1 000 positions)",
+        summary: "a short search: 300 iterations (the Squeeze family's play: 3 000 positions)",
         time_limit: None,
         max_iterations: 300,
-        alpha_beta_positions: 1_000,
+        alpha_beta_positions: 3_000,
         searches: true,
     },
     Level {
         name: "medium",
-        summary: "3 000 iterations (the Squeeze family's play: 10 000 positions)",
+        summary: "3 000 iterations (the Squeeze family's play: 30 000 positions)",
         time_limit: None,
         max_iterations: 3_000,
-        alpha_beta_positions: 10_000,
+        alpha_beta_positions: 30_000,
         searches: true,
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (the Squeeze family's play: 100 000 positions; at most 10 s)",
+        summary: "10 000 iterations (the Squeeze family's play: 300 000 positions; at most 10 s)",
         time_limit: Some(Duration::from_secs(10)),
         max_iterations: 10_000,
-        alpha_beta_positions: 100_000,
+        alpha_beta_positions: 300_000,
         searches: true,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (the Squeeze family's play: 1 000 000 positions; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "30 000 iterations (the Squeeze family's play: 3 000 000 positions; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(30)),
         max_iterations: 30_000,
-        alpha_beta_positions: 1_000_000,
+        alpha_beta_positions: 3_000_000,
         searches: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (the Squeeze family's play: 10 000 000 positions; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "100 000 iterations (the Squeeze family's play: 30 000 000 positions; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(120)),
         max_iterations: 100_000,
-        alpha_beta_positions: 10_000_000,
+        alpha_beta_positions: 30_000_000,
         searches: true,
     },
 ];

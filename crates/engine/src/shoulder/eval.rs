@@ -27,26 +27,62 @@ impl ShoulderToShoulder {
     /// game going on) would join all its pieces into one group. False for
     /// a seat that has already connected.
     pub fn one_move_from_connecting(&self, pos: &Position, p: Player) -> bool {
-        let mine = pos.pieces[p as usize];
-        if mine == 0 || self.connected(mine) {
+        self.one_move_with(pos, p, &self.groups(pos.pieces[p as usize]))
+    }
+
+    /// [`ShoulderToShoulder::one_move_from_connecting`] given the groups of
+    /// `p`'s pieces ([`ShoulderToShoulder::groups`]). The moved piece must
+    /// land next to every group of the others, and one cell touches at
+    /// most three separate groups (its six neighbours form a ring): so
+    /// five groups or more are never one move from connecting, and with
+    /// four only a piece standing alone may move. Where taking a piece
+    /// away leaves its group whole (the piece's neighbours in the group
+    /// hang together among themselves), the groups of the others are the
+    /// groups known, that one less the piece, and the cells next to each
+    /// are worked out once; otherwise they are flooded again.
+    fn one_move_with(&self, pos: &Position, p: Player, groups: &[u128]) -> bool {
+        let n = groups.len();
+        if n <= 1 || n > 4 {
             return false;
         }
+        let mine = pos.pieces[p as usize];
         let nb = self.board.neighbors;
+        let next_to = |g: u128| Bits(g).fold(0u128, |m, c| m | nb[c as usize]);
+        let mut around = [0u128; 4];
+        for (a, &g) in around.iter_mut().zip(groups) {
+            *a = next_to(g);
+        }
         'from: for from in Bits(mine) {
-            let rest = mine & !bit(from);
-            // The moved piece must touch every group of the others; one cell
-            // touches at most three separate groups.
+            let k = groups.iter().position(|&g| g & bit(from) != 0).expect("a piece is in a group");
+            let own = groups[k] & !bit(from);
+            // The cells next to every group but `from`'s.
             let mut need = self.board.all();
-            let mut left = rest;
-            let mut count = 0;
-            while left != 0 {
-                count += 1;
-                if count > 3 {
-                    continue 'from;
+            for (j, &a) in around[..n].iter().enumerate() {
+                if j != k {
+                    need &= a;
                 }
-                let g = flood(left & left.wrapping_neg(), rest, nb);
-                left &= !g;
-                need &= Bits(g).fold(0u128, |m, c| m | nb[c as usize]);
+            }
+            if own != 0 {
+                if n == 4 {
+                    continue; // four groups or more stay
+                }
+                let ring = nb[from as usize] & own;
+                if flood(ring & ring.wrapping_neg(), ring, nb) == ring {
+                    need &= next_to(own);
+                } else {
+                    // `from`'s group may fall apart: flood what is left of it.
+                    let mut left = own;
+                    let mut count = n - 1;
+                    while left != 0 {
+                        count += 1;
+                        if count > 3 {
+                            continue 'from;
+                        }
+                        let g = flood(left & left.wrapping_neg(), own, nb);
+                        left &= !g;
+                        need &= next_to(g);
+                    }
+                }
             }
             if need == 0 {
                 continue;
@@ -106,7 +142,13 @@ impl ShoulderToShoulder {
     /// (groups, penalty, one move from connecting) of seat `p`.
     fn measure(&self, pos: &Position, p: Player, winner: Option<Player>) -> (Vec<u128>, u32, bool) {
         let groups = self.groups(pos.pieces[p as usize]);
-        let one_move = self.one_move_from_connecting(pos, p);
+        let (penalty, one_move) = self.penalty_of(pos, p, winner, &groups);
+        (groups, penalty, one_move)
+    }
+
+    /// (penalty, one move from connecting) of seat `p`, given its groups.
+    fn penalty_of(&self, pos: &Position, p: Player, winner: Option<Player>, groups: &[u128]) -> (u32, bool) {
+        let one_move = self.one_move_with(pos, p, groups);
         let penalty = if winner == Some(p) {
             0
         } else if one_move {
@@ -114,7 +156,7 @@ impl ShoulderToShoulder {
         } else {
             groups.len() as u32
         };
-        (groups, penalty, one_move)
+        (penalty, one_move)
     }
 }
 
@@ -132,13 +174,21 @@ pub(super) fn outcome(g: &ShoulderToShoulder, pos: &Position) -> Outcome {
 /// The measures; each group's cells only with `cells` (else an empty `Vec`
 /// a group: the count alone).
 pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> Evaluation {
-    let winner = g.winner(pos);
-    let outcome = outcome(g, pos);
+    // Each seat's groups once: the winner ([`ShoulderToShoulder::winner`]:
+    // one group), the outcome ([`outcome`]) and the measures read them.
+    let groups: Vec<Vec<u128>> = (0..g.seats()).map(|p| g.groups(pos.pieces[p as usize])).collect();
+    let winner = (0..g.seats()).find(|&p| groups[p as usize].len() == 1);
+    let outcome = match winner {
+        Some(w) => Outcome::Won(vec![w]),
+        None if (0..g.seats()).any(|p| g.has_move(pos, p)) => Outcome::Ongoing,
+        None => Outcome::Drawn,
+    };
     let over = outcome.is_over();
     let mut totals = Vec::new();
     let players = (0..g.seats())
-        .map(|p| {
-            let (groups, penalty, one_move) = g.measure(pos, p, winner);
+        .zip(groups)
+        .map(|(p, groups)| {
+            let (penalty, one_move) = g.penalty_of(pos, p, winner, &groups);
             let total = pos.penalties[p as usize].saturating_add(if over { penalty } else { 0 });
             totals.push(total);
             PlayerMeasures {

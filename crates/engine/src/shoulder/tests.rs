@@ -931,6 +931,151 @@ fn brute_one_move(g: &ShoulderToShoulder, pos: &Position, p: Player) -> bool {
     moves.into_iter().any(|(f, t)| g.connected(pos.pieces[p as usize] & !bit(f) | bit(t)))
 }
 
+/// `one_move_from_connecting` as it was before it took the groups it knew
+/// (issue #25): the groups of the other pieces flooded for every piece.
+fn flooded_one_move(g: &ShoulderToShoulder, pos: &Position, p: Player) -> bool {
+    let mine = pos.pieces[p as usize];
+    if mine == 0 || g.connected(mine) {
+        return false;
+    }
+    let nb = g.board.neighbors;
+    'from: for from in Bits(mine) {
+        let rest = mine & !bit(from);
+        let mut need = g.board.all();
+        let mut left = rest;
+        let mut count = 0;
+        while left != 0 {
+            count += 1;
+            if count > 3 {
+                continue 'from;
+            }
+            let grp = crate::bits::flood(left & left.wrapping_neg(), rest, nb);
+            left &= !grp;
+            need &= Bits(grp).fold(0u128, |m, c| m | nb[c as usize]);
+        }
+        if need == 0 {
+            continue;
+        }
+        let (s, q) = g.destinations(pos, p, from);
+        if (s | q) & need != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// `evaluate`, which works out each seat's groups once, against the
+/// measures taken one by one as it took them before (issue #25): the
+/// winner and outcome, each seat's groups, the flooded one-move test, the
+/// penalty and the match totals.
+fn evaluation_as_measured_one_by_one(g: &ShoulderToShoulder, pos: &Position) {
+    let text = g.to_record(pos).to_string();
+    for cells in [true, false] {
+        let e = g.evaluate_with(pos, cells);
+        let outcome = g.outcome(pos);
+        assert_eq!(e.outcome(), outcome, "{text}");
+        let winner = g.winner(pos);
+        assert_eq!(e.players.len(), g.seats() as usize);
+        let mut totals = Vec::new();
+        for (p, m) in (0..g.seats()).zip(&e.players) {
+            let groups = g.groups(pos.pieces[p as usize]);
+            let one_move = flooded_one_move(g, pos, p);
+            let penalty = if winner == Some(p) {
+                0
+            } else if one_move {
+                1
+            } else {
+                groups.len() as u32
+            };
+            let total = pos.penalties[p as usize].saturating_add(if outcome.is_over() { penalty } else { 0 });
+            totals.push(total);
+            let shown: Vec<Vec<u8>> =
+                groups.iter().map(|&x| if cells { Bits(x).collect() } else { Vec::new() }).collect();
+            assert_eq!(m.player, p);
+            assert_eq!(m.groups, shown, "{text}");
+            assert_eq!(m.pieces, Some(pos.pieces[p as usize].count_ones()));
+            assert_eq!(m.penalty, Some(penalty), "{text}");
+            assert_eq!(m.one_move_from_connecting, Some(one_move), "{text}");
+            assert_eq!(m.match_penalty, Some(total), "{text}");
+        }
+        let standing = e.match_standing.as_ref().expect("a match standing");
+        assert_eq!(standing.totals, totals, "{text}");
+        assert_eq!(e.match_standing, g.match_standing(pos), "{text}");
+    }
+}
+
+/// The one-move test from known groups against the flooded one and brute
+/// force, for every seat at every ply of random playouts, and on pieces
+/// scattered at random (many groups, pieces standing alone).
+#[test]
+fn one_move_and_evaluation_from_known_groups_are_the_old_ones() {
+    let mut checked = [0u32; 2];
+    let mut check = |g: &ShoulderToShoulder, pos: &Position, p: Player| {
+        let fast = g.one_move_from_connecting(pos, p);
+        assert_eq!(fast, flooded_one_move(g, pos, p), "{}", g.to_record(pos));
+        assert_eq!(fast, brute_one_move(g, pos, p), "{}", g.to_record(pos));
+        checked[fast as usize] += 1;
+    };
+    for (g, seeds) in [(three(), 0..40u64), (two(), 200..240)] {
+        let seats = g.variant().seats();
+        for seed in seeds {
+            let mut pos = g.start();
+            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut next = |n: usize| {
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (rng >> 33) as usize % n
+            };
+            for _ in 0..200 {
+                for p in 0..seats {
+                    check(&g, &pos, p);
+                }
+                evaluation_as_measured_one_by_one(&g, &pos);
+                let mut moves = Vec::new();
+                g.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                // Half the time the move that leaves the mover fewest
+                // groups, so that games come near connecting.
+                let me = pos.to_move as usize;
+                let m = if next(2) == 0 {
+                    *moves
+                        .iter()
+                        .min_by_key(|&&m| {
+                            let mut after = pos;
+                            g.play(&mut after, m);
+                            g.groups(after.pieces[me]).len()
+                        })
+                        .unwrap()
+                } else {
+                    moves[next(moves.len())]
+                };
+                g.play(&mut pos, m);
+            }
+            // The same pieces scattered: pieces of the playout's end moved
+            // to random empty cells (one only, which from a connected seat
+            // is often one move from connecting again; or any number).
+            for k in 0..40 {
+                let mut scattered = pos;
+                for p in 0..seats as usize {
+                    for (i, from) in Bits(scattered.pieces[p]).enumerate() {
+                        let free: Vec<u8> = Bits(g.board.all() & !scattered.occupied()).collect();
+                        let pick = next(8);
+                        if if k % 2 == 0 { pick == 0 && i == next(6) } else { pick < 4 } {
+                            scattered.pieces[p] = scattered.pieces[p] & !bit(from) | bit(free[next(free.len())]);
+                        }
+                    }
+                }
+                for p in 0..seats {
+                    check(&g, &scattered, p);
+                }
+                evaluation_as_measured_one_by_one(&g, &scattered);
+            }
+        }
+    }
+    assert!(checked[0] > 1000 && checked[1] > 50, "checked (false, true): {checked:?}");
+}
+
 #[test]
 fn random_playouts_keep_the_games_own_properties() {
     for (g, seeds) in [(three(), 0..12u64), (two(), 100..112)] {
