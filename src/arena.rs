@@ -173,8 +173,9 @@ fn analyze(game: &dyn AnyGame, player: &PlayerSpec, position: &str, seed: u64) -
     } else {
         Record::parse(position).map_err(|e| anyhow::anyhow!("--analyze: {e}"))?
     };
-    let (_, s) =
-        game.suggest(record, &player.budget(seed)).map_err(|e| anyhow::anyhow!("{}/{}: {e}", d.id, d.variant))?;
+    let (_, s) = game
+        .suggest(record, &player.budget(game.alpha_beta_scale(), seed))
+        .map_err(|e| anyhow::anyhow!("{}/{}: {e}", d.id, d.variant))?;
     println!(
         "{}/{}: {player}: move {} values {:?} iterations {} proven {}",
         d.id, d.variant, s.mv.notation, s.values, s.iterations, s.proven
@@ -203,7 +204,9 @@ fn replay(game: &dyn AnyGame, a: &PlayerSpec, b: &PlayerSpec, seed: u64, g: u64,
     println!("# {}/{}: game {g} of {a} (A, seat {seat}) vs {b} (B), seed {seed}", d.id, d.variant);
     while state.outcome == Outcome::Ongoing {
         let who = seat_of[state.to_move as usize];
-        let (_, s) = game.suggest(state.record.clone(), &players[who].budget(mix(game_seed, ply))).map_err(fail)?;
+        let (_, s) = game
+            .suggest(state.record.clone(), &players[who].budget(game.alpha_beta_scale(), mix(game_seed, ply)))
+            .map_err(fail)?;
         println!(
             "{ply:3} {} {}\n    -> {} values {:?} proven {} it {} pv {:?}",
             if who == seat { "A" } else { "B" },

@@ -489,8 +489,14 @@ impl Rules for RulesService {
             // passed) raises the flag and the search stops at once.
             let stop = Arc::new(AtomicBool::new(false));
             let _stop_on_drop = StopOnDrop(stop.clone());
-            let engine_budget =
-                self.search_budget(r.budget, &r.level, self.limits.default_search_time, caller_deadline, stop)?;
+            let engine_budget = self.search_budget(
+                r.budget,
+                &r.level,
+                game.alpha_beta_scale(),
+                self.limits.default_search_time,
+                caller_deadline,
+                stop,
+            )?;
             let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
             let origin_state = state.clone();
             let with_after = r.include_state_after;
@@ -566,7 +572,14 @@ impl Rules for RulesService {
             // No caller deadline applies to a stream's reports; the budget
             // (by default the server's largest search time, within the
             // request timeout) ends it.
-            let budget = self.search_budget(r.budget, &r.level, self.limits.max_search_time, None, stop)?;
+            let budget = self.search_budget(
+                r.budget,
+                &r.level,
+                game.alpha_beta_scale(),
+                self.limits.max_search_time,
+                None,
+                stop,
+            )?;
             // The stream ends by budget + grace even if the client does not
             // read it (the transport layer enforces this).
             let stream_end = budget.time_limit.map(|t| {

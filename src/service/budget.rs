@@ -9,7 +9,7 @@ use super::RulesService;
 use crate::errors;
 use crate::pb;
 use parlour_engine::front::SuggestBudget;
-use parlour_engine::search::{Level, Strategy};
+use parlour_engine::search::{AlphaBetaScale, Level, Strategy};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,14 +23,16 @@ impl RulesService {
         [caller_deadline, self.request_timeout].into_iter().flatten().map(|d| d.saturating_sub(margin(d))).min()
     }
 
-    /// The engine budget of a search: the request's budget, then its level,
-    /// then `default_time`; capped by the server's limits, the request
-    /// timeout and the caller's deadline (less a margin for the answer's
-    /// trip: [`margin`]).
+    /// The engine budget of a search: the request's budget, then its level
+    /// (whose alpha-beta positions follow the game's `scale`,
+    /// [`parlour_engine::AnyGame::alpha_beta_scale`]), then `default_time`;
+    /// capped by the server's limits, the request timeout and the caller's
+    /// deadline (less a margin for the answer's trip: [`margin`]).
     pub(super) fn search_budget(
         &self,
         budget: Option<pb::SearchBudget>,
         level: &str,
+        scale: AlphaBetaScale,
         default_time: Duration,
         caller_deadline: Option<Duration>,
         stop: Arc<AtomicBool>,
@@ -63,7 +65,7 @@ impl RulesService {
         }
         let max_iterations =
             if asked == 0 { self.limits.max_search_iterations } else { asked.min(self.limits.max_search_iterations) };
-        let mut player = level.map(|l| l.strategy()).unwrap_or_default();
+        let mut player = level.map(|l| l.strategy(scale)).unwrap_or_default();
         // A level's own count for the play-phase alpha-beta goes with its
         // own iterations: a request's iterations, or the server's cap below
         // the level's, bound that search as they bound the tree search.
@@ -151,7 +153,8 @@ mod tests {
             time_limit: Some(prost_types::Duration { seconds: 0, nanos: asked.as_nanos() as i32 }),
             ..Default::default()
         };
-        let b = s.search_budget(Some(budget), "", Duration::ZERO, caller, Arc::default()).unwrap();
+        let b =
+            s.search_budget(Some(budget), "", AlphaBetaScale::Squeeze, Duration::ZERO, caller, Arc::default()).unwrap();
         b.time_limit.unwrap()
     }
 
@@ -176,7 +179,9 @@ mod tests {
     fn levels_bound_iterations_and_the_default_stays_a_time() {
         let s = service(Duration::from_secs(30));
         let budget = |level: &str| {
-            let b = s.search_budget(None, level, Duration::from_millis(200), None, Arc::default()).unwrap();
+            let b = s
+                .search_budget(None, level, AlphaBetaScale::Squeeze, Duration::from_millis(200), None, Arc::default())
+                .unwrap();
             (b.max_iterations, b.time_limit.unwrap())
         };
         // Neither level nor budget: the default time, iterations unbounded.
@@ -189,23 +194,33 @@ mod tests {
     }
 
     /// A level's count for the play-phase alpha-beta (the Squeeze family)
-    /// comes with the level's own iterations, and goes when the request's
-    /// iterations or the server's cap replace them.
+    /// comes with the level's own iterations, on the game's scale, and goes
+    /// when the request's iterations or the server's cap replace them.
     #[test]
     fn a_levels_alpha_beta_positions_go_with_its_own_iterations() {
-        let ab_nodes = |s: &RulesService, level: &str, iterations: u64| {
+        let scaled = |s: &RulesService, level: &str, scale: AlphaBetaScale, iterations: u64| {
             let budget = pb::SearchBudget { max_iterations: iterations, ..Default::default() };
-            let b = s.search_budget(Some(budget), level, Duration::from_millis(200), None, Arc::default()).unwrap();
+            let b =
+                s.search_budget(Some(budget), level, scale, Duration::from_millis(200), None, Arc::default()).unwrap();
             match b.player {
                 Strategy::Mcts(c) => Some(c.ab_nodes),
                 _ => None,
             }
         };
+        let ab_nodes =
+            |s: &RulesService, level: &str, iterations: u64| scaled(s, level, AlphaBetaScale::Squeeze, iterations);
         let s = service(Duration::from_secs(30));
         for level in parlour_engine::search::LEVELS.iter().filter(|l| l.searches) {
-            assert_eq!(ab_nodes(&s, level.name, 0), Some(level.alpha_beta_positions), "{}", level.name);
+            for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::Swish] {
+                let want = Some(level.alpha_beta_positions(scale));
+                assert_eq!(scaled(&s, level.name, scale, 0), want, "{} {scale:?}", level.name);
+            }
         }
         assert_eq!(ab_nodes(&s, "hard", 0), Some(300_000));
+        // The Swish rules' scale: tenfold higher at the base.
+        assert_eq!(scaled(&s, "easy", AlphaBetaScale::Swish, 0), Some(10_000));
+        assert_eq!(scaled(&s, "hard", AlphaBetaScale::Swish, 0), Some(1_000_000));
+        assert_eq!(scaled(&s, "hard", AlphaBetaScale::Swish, 50), Some(0));
         assert_eq!(ab_nodes(&s, "beginner", 0), None, "greedy");
         // The request's iterations: they bound both searches.
         assert_eq!(ab_nodes(&s, "hard", 50), Some(0));

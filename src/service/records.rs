@@ -279,7 +279,14 @@ pub(super) async fn analyze_game(
         }
         let stop = Arc::new(AtomicBool::new(false));
         let stop_on_drop = StopOnDrop(stop.clone());
-        let budget = svc.search_budget(r.budget, &r.level, svc.limits.default_search_time, None, stop.clone())?;
+        let budget = svc.search_budget(
+            r.budget,
+            &r.level,
+            input.game.alpha_beta_scale(),
+            svc.limits.default_search_time,
+            None,
+            stop.clone(),
+        )?;
         let game = input.game;
         // Replay first: a game with an illegal move is refused now, as a
         // status naming the move.

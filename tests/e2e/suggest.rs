@@ -16,6 +16,8 @@ const START: &str = "to_move=white; white=1b,1d,2c,29b,30a,30c; red=1a,1c,2b,29c
 const WIN_IN_ONE: &str = "to_move=white; white=10a,11a,12a,13a,14a,20a; red=10c,12c,14c,16c,18c,22c";
 /// Squeeze play (the `mid` position of crates/engine/src/squeeze/positions.txt).
 const SQUEEZE_MID: &str = "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50";
+/// Swish play (the `mid` position of the same file).
+const SWISH_MID: &str = "to_move=black; white=d3,e4; black=d2,a6; stones=f3,b4,g4,b5,c5,d5,f5,g5,b6,d6,e6,f6,b7,d7,e7,f7; captured=white:2,black:1; setter=black; ply=30";
 // White threatens 14c-14b; red's only defence is 20b-14b.
 const THREAT: &str = "to_move=red; white=10a,11a,12a,13a,14a,14c; red=3d,7c,17d,20b,25c,28a";
 
@@ -160,9 +162,10 @@ async fn levels_set_the_budget_and_unknown_levels_are_refused() {
     r.budget = budget(0, 50, 0);
     assert_eq!(c.suggest_move(r).await.unwrap().into_inner().iterations, 50);
     // In the Squeeze family's play a level searches by alpha-beta, its own
-    // count of positions (`iterations` counts them): `easy` 3 000 (the
-    // fewest whole iterations of 92 positions reaching it: 3 036), and the
-    // request's iterations instead when it gives them (50 of 92).
+    // count of positions (`iterations` counts them) on the rules' scale:
+    // `easy` 3 000 in the Squeeze rules (the fewest whole iterations of 92
+    // positions reaching it: 3 036), 10 000 in the Swish rules (10 028),
+    // and the request's iterations instead when it gives them (50 of 92).
     let squeeze = |name: &str| pb::SuggestMoveRequest {
         state: Some(state("squeeze", "", SQUEEZE_MID)),
         level: name.into(),
@@ -170,6 +173,13 @@ async fn levels_set_the_budget_and_unknown_levels_are_refused() {
     };
     let easy = c.suggest_move(squeeze("easy")).await.unwrap().into_inner();
     assert!((3_036..=3_200).contains(&easy.iterations), "{}", easy.iterations);
+    let swish = pb::SuggestMoveRequest {
+        state: Some(state("swish", "", SWISH_MID)),
+        level: "easy".into(),
+        ..Default::default()
+    };
+    let easy = c.suggest_move(swish).await.unwrap().into_inner();
+    assert!((10_028..=10_200).contains(&easy.iterations), "{}", easy.iterations);
     let mut r = squeeze("hard");
     r.budget = budget(0, 50, 0);
     let it = c.suggest_move(r).await.unwrap().into_inner().iterations;

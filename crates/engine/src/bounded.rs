@@ -309,4 +309,8 @@ impl<G: Game> Game for Bounded<G> {
     fn prefers_alpha_beta(&self, pos: &Self::Position) -> bool {
         self.game.prefers_alpha_beta(&pos.inner)
     }
+
+    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
+        self.game.alpha_beta_scale()
+    }
 }

@@ -312,6 +312,9 @@ pub trait AnyGame: Send + Sync {
         every: Duration,
         report: &mut dyn FnMut(&Suggestion) -> bool,
     ) -> Result<(StateView, Suggestion), RulesError>;
+    /// The scale of the named levels' alpha-beta positions in this game
+    /// ([`Game::alpha_beta_scale`]).
+    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale;
     /// The state after a legal move given by its notation (for a
     /// suggestion's state after).
     fn after(&self, record: Record, notation: &str) -> Result<StateView, RulesError> {
@@ -668,6 +671,10 @@ fn render<G: Game>(game: &G, pos: &G::Position, s: &TypedSuggestion<G::Move>) ->
 impl<G: Game> AnyGame for G {
     fn description(&self) -> &Description {
         Game::description(self)
+    }
+
+    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
+        Game::alpha_beta_scale(self)
     }
 
     fn start(&self) -> StateView {

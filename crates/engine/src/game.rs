@@ -505,4 +505,13 @@ pub trait Game: Send + Sync + 'static {
     fn prefers_alpha_beta(&self, _pos: &Self::Position) -> bool {
         false
     }
+
+    /// The scale of the named levels' positions for the play-phase
+    /// alpha-beta in this game ([`crate::search::level`]): the rules
+    /// decide how much search a level needs to beat the one below. By
+    /// default the Squeeze rules' (it matters only where
+    /// [`Game::prefers_alpha_beta`]).
+    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
+        crate::search::level::AlphaBetaScale::Squeeze
+    }
 }

@@ -2,7 +2,7 @@
 //! table of them in the docs (docs/ai.md, "Budgets, levels, limits") must
 //! say the same, so it is checked here rather than trusted.
 
-use parlour_engine::search::level::LEVELS;
+use parlour_engine::search::level::{AlphaBetaScale, LEVELS};
 
 #[test]
 fn the_levels_table_in_docs_ai_md_matches_the_code() {
@@ -19,7 +19,7 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
     let want: Vec<String> = LEVELS.iter().map(|l| l.name.to_string()).collect();
     assert_eq!(names, want, "docs/ai.md lists every level once, weakest first");
     for (row, level) in rows.iter().zip(LEVELS.iter()) {
-        let (budget, positions, cap) = (&row[2], &row[3], &row[4]);
+        let (budget, squeeze, swish, cap) = (&row[2], &row[3], &row[4], &row[5]);
         // 3000 is written `3 000`.
         let grouped = |n: u64| {
             let digits = n.to_string();
@@ -32,24 +32,28 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
             }
             grouped
         };
-        let (iterations, ab) = if !level.searches {
-            ("—".to_string(), "—".to_string())
-        } else {
-            (
-                format!("{} iterations", grouped(level.max_iterations)),
-                format!("{} positions", grouped(level.alpha_beta_positions)),
-            )
+        let positions = |scale| {
+            if level.searches {
+                format!("{} positions", grouped(level.alpha_beta_positions(scale)))
+            } else {
+                "—".to_string()
+            }
         };
+        let iterations =
+            if level.searches { format!("{} iterations", grouped(level.max_iterations)) } else { "—".to_string() };
         assert!(
             budget.starts_with(&iterations),
             "docs/ai.md, level {}: budget {budget:?}, code says {iterations:?}",
             level.name
         );
-        assert!(
-            positions.starts_with(&ab),
-            "docs/ai.md, level {}: the Squeeze family's play {positions:?}, code says {ab:?}",
-            level.name
-        );
+        for (cell, scale) in [(squeeze, AlphaBetaScale::Squeeze), (swish, AlphaBetaScale::Swish)] {
+            let want = positions(scale);
+            assert!(
+                cell.starts_with(&want),
+                "docs/ai.md, level {}: the {scale:?} rules' play {cell:?}, code says {want:?}",
+                level.name
+            );
+        }
         let time = match (level.searches, level.time_limit) {
             (false, _) => "—".to_string(),
             (true, None) => "the server's".to_string(),

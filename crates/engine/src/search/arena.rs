@@ -15,7 +15,7 @@
 //! replays exactly.
 
 use super::alphabeta::AlphaBetaConfig;
-use super::{Leaf, Level, SearchConfig, Strategy};
+use super::{AlphaBetaScale, Leaf, Level, SearchConfig, Strategy};
 use crate::error::RulesError;
 use crate::front::{AnyGame, MoveInput};
 use crate::game::{Outcome, Player};
@@ -248,8 +248,9 @@ impl fmt::Display for PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// The budget for one move (greedy's for `random`, which needs none).
-    pub fn budget(&self, seed: u64) -> SuggestBudget {
+    /// The budget for one move (greedy's for `random`, which needs none),
+    /// in a game whose levels use `scale` ([`AnyGame::alpha_beta_scale`]).
+    pub fn budget(&self, scale: AlphaBetaScale, seed: u64) -> SuggestBudget {
         match self {
             PlayerSpec::Random | PlayerSpec::Greedy => {
                 SuggestBudget { seed, player: Strategy::Greedy, ..Default::default() }
@@ -258,7 +259,7 @@ impl PlayerSpec {
                 seed,
                 time_limit: l.time_limit,
                 max_iterations: l.max_iterations,
-                player: l.strategy(),
+                player: l.strategy(scale),
                 ..Default::default()
             },
             PlayerSpec::Search { time, iterations, config } => SuggestBudget {
@@ -285,7 +286,7 @@ impl PlayerSpec {
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             return Ok(moves.choose(&mut rng).expect("an ongoing game has a move").notation.clone());
         }
-        Ok(game.suggest(record, &self.budget(seed))?.1.mv.notation)
+        Ok(game.suggest(record, &self.budget(game.alpha_beta_scale(), seed))?.1.mv.notation)
     }
 }
 

@@ -16,8 +16,12 @@
 //! Contiguity `hard` over `medium`), in the alpha-beta a threefold step buys
 //! about a ply and was not, a tenfold one or more was (docs/ai.md, "Ladder
 //! results"). So the alpha-beta's positions rise tenfold a level from a low
-//! base (3 000: at 1 000 `easy` was not distinct from `beginner` in
-//! Swish), which keeps `master` to about 3.5 s of CPU there.
+//! base, which depends on the rules ([`AlphaBetaScale`], from
+//! [`crate::game::Game::alpha_beta_scale`]): 3 000 in the Squeeze rules (at
+//! 1 000 `easy` was not distinct from `beginner` in Swish), 10 000 in the
+//! Swish rules (at 3 000 `easy` was not distinct from `beginner` in
+//! Hex-Swish, at 10 000 it was), where `master` takes a threefold step
+//! instead, to stay within the server's default cap on time.
 
 use super::{pvs, tactics, SearchConfig, Strategy, SuggestBudget};
 use std::time::Duration;
@@ -34,19 +38,51 @@ pub struct Level {
     /// Iterations; 0 for `beginner`, which does not search.
     pub max_iterations: u64,
     /// Positions the play-phase alpha-beta makes a move ([`SearchConfig::ab_nodes`]),
-    /// in the games that play by it (the Squeeze family); 0 for `beginner`.
-    pub alpha_beta_positions: u64,
+    /// in the games that play by it (the Squeeze family), by the rules'
+    /// scale ([`Level::alpha_beta_positions`]); 0 for `beginner`.
+    pub ab_positions: AlphaBetaPositions,
     /// Whether the level searches at all (`beginner` looks one move ahead).
     pub searches: bool,
 }
 
+/// Which scale of the play-phase alpha-beta's positions a game's levels
+/// use ([`crate::game::Game::alpha_beta_scale`]): the rules decide how
+/// much search it takes to beat the level below.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum AlphaBetaScale {
+    /// The Squeeze rules (squeeze, hex-squeeze), and every game that does
+    /// not play by alpha-beta.
+    #[default]
+    Squeeze,
+    /// The Swish rules (swish, hex-swish): one move ahead holds its own
+    /// against a search of two or three plies, so the base is higher.
+    Swish,
+}
+
+/// A level's positions for the play-phase alpha-beta, one count a scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AlphaBetaPositions {
+    pub squeeze: u64,
+    pub swish: u64,
+}
+
 impl Level {
-    /// The player this level uses.
-    pub fn strategy(&self) -> Strategy {
+    /// The player this level uses in a game of the given scale
+    /// ([`crate::game::Game::alpha_beta_scale`]).
+    pub fn strategy(&self, scale: AlphaBetaScale) -> Strategy {
         if self.searches {
-            Strategy::Mcts(SearchConfig { ab_nodes: self.alpha_beta_positions, ..SearchConfig::default() })
+            Strategy::Mcts(SearchConfig { ab_nodes: self.alpha_beta_positions(scale), ..SearchConfig::default() })
         } else {
             Strategy::Greedy
+        }
+    }
+
+    /// Positions the play-phase alpha-beta makes a move at this level, in
+    /// a game of the given scale; 0 for `beginner`.
+    pub fn alpha_beta_positions(&self, scale: AlphaBetaScale) -> u64 {
+        match scale {
+            AlphaBetaScale::Squeeze => self.ab_positions.squeeze,
+            AlphaBetaScale::Swish => self.ab_positions.swish,
         }
     }
 
@@ -102,55 +138,57 @@ pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> O
 /// start in a release build on the project's machine, docs/ai.md) at least
 /// twice the time its iterations need on an idle machine, where the
 /// server's default cap allows it. The play-phase alpha-beta's positions
-/// rise tenfold a level (see the module's note); its `master`, thirty
-/// million positions, is about 3.5 s of CPU on the project's machine.
+/// rise tenfold a level from the rules' base (see the module's note); its
+/// `master`, thirty million positions in either rules, is about 3.5 s of
+/// CPU on the project's machine in Squeeze and 4.2 s in Swish (a hundred
+/// million would be about 14 s there, over the server's default 10 s).
 pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
         summary: "one move ahead: wins at once when it can, else the move the game's heuristic likes best",
         time_limit: None,
         max_iterations: 0,
-        alpha_beta_positions: 0,
+        ab_positions: AlphaBetaPositions { squeeze: 0, swish: 0 },
         searches: false,
     },
     Level {
         name: "easy",
-        summary: "a short search: 300 iterations (the Squeeze family's play: 3 000 positions)",
+        summary: "a short search: 300 iterations (the Squeeze family's play: 3 000 positions, 10 000 in the Swish rules)",
         time_limit: None,
         max_iterations: 300,
-        alpha_beta_positions: 3_000,
+        ab_positions: AlphaBetaPositions { squeeze: 3_000, swish: 10_000 },
         searches: true,
     },
     Level {
         name: "medium",
-        summary: "3 000 iterations (the Squeeze family's play: 30 000 positions)",
+        summary: "3 000 iterations (the Squeeze family's play: 30 000 positions, 100 000 in the Swish rules)",
         time_limit: None,
         max_iterations: 3_000,
-        alpha_beta_positions: 30_000,
+        ab_positions: AlphaBetaPositions { squeeze: 30_000, swish: 100_000 },
         searches: true,
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (the Squeeze family's play: 300 000 positions; at most 10 s)",
+        summary: "10 000 iterations (the Squeeze family's play: 300 000 positions, 1 000 000 in the Swish rules; at most 10 s)",
         time_limit: Some(Duration::from_secs(10)),
         max_iterations: 10_000,
-        alpha_beta_positions: 300_000,
+        ab_positions: AlphaBetaPositions { squeeze: 300_000, swish: 1_000_000 },
         searches: true,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (the Squeeze family's play: 3 000 000 positions; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "30 000 iterations (the Squeeze family's play: 3 000 000 positions, 10 000 000 in the Swish rules; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(30)),
         max_iterations: 30_000,
-        alpha_beta_positions: 3_000_000,
+        ab_positions: AlphaBetaPositions { squeeze: 3_000_000, swish: 10_000_000 },
         searches: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (the Squeeze family's play: 30 000 000 positions; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "100 000 iterations (the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(120)),
         max_iterations: 100_000,
-        alpha_beta_positions: 30_000_000,
+        ab_positions: AlphaBetaPositions { squeeze: 30_000_000, swish: 30_000_000 },
         searches: true,
     },
 ];

@@ -315,7 +315,7 @@ fn a_single_legal_move_is_answered_at_once() {
 fn levels_are_named_weakest_first() {
     assert_eq!(Level::named("Strong").unwrap().name, "strong");
     assert!(Level::named("grandmaster").is_none());
-    assert_eq!(Level::named("beginner").unwrap().strategy(), Strategy::Greedy);
+    assert_eq!(Level::named("beginner").unwrap().strategy(AlphaBetaScale::Squeeze), Strategy::Greedy);
     assert!(Level::names().starts_with("beginner, easy"));
 }
 
@@ -336,11 +336,22 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     assert_eq!(Level::named("hard").unwrap().max_iterations, 10_000);
     // The play-phase alpha-beta's own scale: tenfold a level (a threefold
     // step buys it about a ply, not shown distinct: docs/ai.md), from
-    // 3 000 positions.
-    assert!(searching.windows(2).all(|w| w[1].alpha_beta_positions >= 10 * w[0].alpha_beta_positions));
-    let positions: Vec<u64> = searching.iter().map(|l| l.alpha_beta_positions).collect();
-    assert_eq!(positions, [3_000, 30_000, 300_000, 3_000_000, 30_000_000]);
-    assert_eq!(Level::named("beginner").unwrap().alpha_beta_positions, 0);
+    // 3 000 positions in the Squeeze rules and 10 000 in the Swish rules
+    // (at 3 000 `easy` was not distinct from `beginner` in Hex-Swish),
+    // whose `master` takes a threefold step to stay within the server's
+    // default cap on time.
+    let positions = |scale| searching.iter().map(|l| l.alpha_beta_positions(scale)).collect::<Vec<u64>>();
+    let squeeze = positions(AlphaBetaScale::Squeeze);
+    assert_eq!(squeeze, [3_000, 30_000, 300_000, 3_000_000, 30_000_000]);
+    assert!(squeeze.windows(2).all(|w| w[1] >= 10 * w[0]));
+    let swish = positions(AlphaBetaScale::Swish);
+    assert_eq!(swish, [10_000, 100_000, 1_000_000, 10_000_000, 30_000_000]);
+    assert!(swish[..4].windows(2).all(|w| w[1] >= 10 * w[0]));
+    assert!(swish.windows(2).all(|w| w[1] >= 3 * w[0]));
+    assert!(squeeze.iter().zip(&swish).all(|(a, b)| a <= b), "the Swish rules search at least as much");
+    for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::Swish] {
+        assert_eq!(Level::named("beginner").unwrap().alpha_beta_positions(scale), 0);
+    }
 }
 
 /// A level's positions become the fewest iterations that make at least
@@ -349,11 +360,14 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
 #[test]
 fn a_levels_alpha_beta_positions_become_the_fewest_iterations_that_make_them() {
     for level in super::level::LEVELS.iter().filter(|l| l.searches) {
-        let Strategy::Mcts(config) = level.strategy() else { panic!("{} searches", level.name) };
-        assert_eq!(config.ab_nodes, level.alpha_beta_positions);
-        let it = level::alpha_beta_iterations(&config, &budget(0, level.max_iterations)).unwrap();
-        assert!(level::alpha_beta_nodes(&config, it) >= level.alpha_beta_positions, "{}", level.name);
-        assert!(level::alpha_beta_nodes(&config, it - 1) < level.alpha_beta_positions, "{}", level.name);
+        for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::Swish] {
+            let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
+            let want = level.alpha_beta_positions(scale);
+            assert_eq!(config.ab_nodes, want);
+            let it = level::alpha_beta_iterations(&config, &budget(0, level.max_iterations)).unwrap();
+            assert!(level::alpha_beta_nodes(&config, it) >= want, "{} {scale:?}", level.name);
+            assert!(level::alpha_beta_nodes(&config, it - 1) < want, "{} {scale:?}", level.name);
+        }
     }
     // Unset, or a time-bound budget: the budget's own iterations apply.
     let config = SearchConfig::default();
@@ -368,34 +382,41 @@ fn a_levels_alpha_beta_positions_become_the_fewest_iterations_that_make_them() {
 }
 
 /// In the Squeeze family's play a level searches its own count of
-/// positions (the answer's `iterations` counts them), not its tree-search
-/// iterations mapped; and it replays.
+/// positions (the answer's `iterations` counts them) on the rules' scale,
+/// not its tree-search iterations mapped; and it replays.
 #[test]
 fn a_level_plays_the_squeeze_family_by_its_alpha_beta_positions() {
-    let game = Bounded::new(crate::squeeze::Squeeze::new(crate::squeeze::GameId::Squeeze));
-    // The `mid` position of squeeze/positions.txt: play, no quick win.
-    let pos = load(
-        &game,
-        "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50",
-    );
-    assert!(game.prefers_alpha_beta(&pos));
-    for name in ["easy", "medium"] {
+    use crate::squeeze::{GameId, Squeeze};
+    // The `mid` positions of squeeze/positions.txt: play, no quick win.
+    let squeeze = Bounded::new(Squeeze::new(GameId::Squeeze));
+    let swish = Bounded::new(Squeeze::new(GameId::Swish));
+    assert_eq!(squeeze.alpha_beta_scale(), AlphaBetaScale::Squeeze);
+    assert_eq!(Squeeze::new(GameId::HexSqueeze).alpha_beta_scale(), AlphaBetaScale::Squeeze);
+    assert_eq!(swish.alpha_beta_scale(), AlphaBetaScale::Swish);
+    assert_eq!(Squeeze::new(GameId::HexSwish).alpha_beta_scale(), AlphaBetaScale::Swish);
+    let squeeze_mid = "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50";
+    let swish_mid = "to_move=black; white=d3,e4; black=d2,a6; stones=f3,b4,g4,b5,c5,d5,f5,g5,b6,d6,e6,f6,b7,d7,e7,f7; captured=white:2,black:1; setter=black; ply=30";
+    for (game, text, name) in
+        [(&squeeze, squeeze_mid, "easy"), (&squeeze, squeeze_mid, "medium"), (&swish, swish_mid, "easy")]
+    {
+        let pos = load(game, text);
+        assert!(game.prefers_alpha_beta(&pos));
         let level = Level::named(name).unwrap();
         let b = SuggestBudget {
             seed: 3,
             max_iterations: level.max_iterations,
-            player: level.strategy(),
+            player: level.strategy(game.alpha_beta_scale()),
             ..Default::default()
         };
-        let s = suggest(&game, &pos, &b).unwrap();
-        let want = level.alpha_beta_positions;
+        let s = suggest(game, &pos, &b).unwrap();
+        let want = level.alpha_beta_positions(game.alpha_beta_scale());
         assert!(!s.proven, "{name}: the position is not decided within the budget");
         assert!(
             s.iterations >= want && s.iterations <= want + want / 100 + 100,
             "{name}: {} positions for {want}",
             s.iterations
         );
-        assert_eq!(suggest(&game, &pos, &b).unwrap(), s, "{name} replays");
+        assert_eq!(suggest(game, &pos, &b).unwrap(), s, "{name} replays");
     }
 }
 

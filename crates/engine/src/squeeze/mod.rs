@@ -374,4 +374,13 @@ impl Game for Squeeze {
     fn prefers_alpha_beta(&self, pos: &Position) -> bool {
         pos.phase == Phase::Play
     }
+
+    /// The Swish rules need a larger search than the Squeeze rules to beat
+    /// one move ahead (docs/ai.md, "Ladder results").
+    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
+        match self.id {
+            GameId::Swish | GameId::HexSwish => crate::search::level::AlphaBetaScale::Swish,
+            GameId::Squeeze | GameId::HexSqueeze => crate::search::level::AlphaBetaScale::Squeeze,
+        }
+    }
 }
