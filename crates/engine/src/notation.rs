@@ -1040,7 +1040,8 @@ mod tests {
             seed ^= seed >> 7;
             seed ^= seed << 17;
             // Sets of up to 128 cells, some the full board (long lists).
-            let set = if seed % 7 == 0 { u128::MAX >> (seed % 5) } else { u128::from(seed) * u128::from(seed >> 3) };
+            let set =
+                if seed.is_multiple_of(7) { u128::MAX >> (seed % 5) } else { u128::from(seed) * u128::from(seed >> 3) };
             let name = |c: u8| names[(c as usize * 7 + (seed % 13) as usize) % names.len()];
             let (mut a, mut b) = (String::from("k="), String::from("k="));
             push_names(&mut a, set, name);
