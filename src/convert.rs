@@ -111,7 +111,7 @@ pub fn record_for(d: &Description, state: &pb::GameState) -> Result<Record, Rule
 /// the game puts there (the text form carries no kinds; an empty kind is
 /// not checked): a Squeeze king given as `queen` is refused, naming it.
 pub fn check_kinds(d: &Description, state: &pb::GameState, v: &StateView) -> Result<(), RulesError> {
-    if !state.position.trim().is_empty() {
+    if !parlour_engine::notation::trim(&state.position).is_empty() {
         return Ok(());
     }
     for (i, p) in state.pieces.iter().enumerate() {

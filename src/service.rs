@@ -225,7 +225,7 @@ fn analysis_of(
 /// into the game's position (issue #25), else the record of its structured
 /// form ([`convert::record_for`]: the same errors either way).
 fn given_for<'a>(d: &parlour_engine::Description, state: &'a pb::GameState) -> Result<Given<'a>, RulesError> {
-    if !state.position.trim().is_empty() {
+    if !parlour_engine::notation::trim(&state.position).is_empty() {
         return Ok(Given::Text(&state.position));
     }
     convert::record_for(d, state).map(Given::Record)
@@ -235,13 +235,16 @@ fn given_for<'a>(d: &parlour_engine::Description, state: &'a pb::GameState) -> R
 /// structured form (or both), or to check a structured state's piece
 /// kinds ([`convert::check_kinds`]); a text-only reply of a text state,
 /// the default, goes without it (issue #25).
-fn shown_for(state: &pb::GameState, form: i32) -> Shown {
+fn shown_for(state: &pb::GameState, form: i32, view: i32) -> Shown {
     let text_only =
         matches!(pb::StateForm::try_from(form).unwrap_or_default(), pb::StateForm::Unspecified | pb::StateForm::Text);
-    if text_only && !state.position.trim().is_empty() {
+    if !text_only || parlour_engine::notation::trim(&state.position).is_empty() {
+        Shown::ALL
+    } else if convert::is_full(view) {
+        // The full view shows the position keys, read from the record.
         Shown::TEXT
     } else {
-        Shown::ALL
+        Shown::TEXT_ONLY
     }
 }
 
@@ -260,11 +263,11 @@ fn moves_of(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMovesRequ
     let record = given_for(game.description(), state).map_err(rules(origin))?;
     let d = game.description();
     let m = if r.chosen_cells.is_empty() {
-        let (view, moves) = game.moves_given(record, shown_for(state, r.state_form)).map_err(rules(origin))?;
+        let (view, moves) = game.moves_given(record, shown_for(state, r.state_form, r.view)).map_err(rules(origin))?;
         Moves { view, moves, next_cells: vec![], complete: false }
     } else {
         let (view, e) =
-            game.entry_given(record, shown_for(state, r.state_form), &r.chosen_cells).map_err(rules(origin))?;
+            game.entry_given(record, shown_for(state, r.state_form, r.view), &r.chosen_cells).map_err(rules(origin))?;
         Moves { view, moves: e.moves, next_cells: e.next_cells, complete: e.complete }
     };
     convert::check_kinds(d, state, &m.view).map_err(rules(origin))?;
@@ -287,7 +290,7 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
     let mut w = wire::Wire::with_capacity(4096);
     let full = convert::is_full(r.view);
     let (view, n) = game
-        .each_move_given(record, shown_for(state, r.state_form), full, &mut |m| w.mv(1, d, m, full))
+        .each_move_given(record, shown_for(state, r.state_form, r.view), full, &mut |m| w.mv(1, d, m, full))
         .map_err(rules(origin))?;
     convert::check_kinds(d, state, &view).map_err(rules(origin))?;
     tracing::Span::current().record("parlour.moves", n as i64);
@@ -301,7 +304,7 @@ fn applied(game: &dyn AnyGame, state: &pb::GameState, r: &pb::ApplyMoveRequest) 
     let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
     let origin = Origin::State(state);
     let record = given_for(game.description(), state).map_err(rules(origin))?;
-    game.apply_given(record, shown_for(state, r.state_form), &convert::move_input(m), r.include_next_moves)
+    game.apply_given(record, shown_for(state, r.state_form, r.view), &convert::move_input(m), r.include_next_moves)
         .map_err(rules(origin))
 }
 
@@ -316,7 +319,7 @@ fn evaluated(
     let origin = Origin::State(state);
     let record = given_for(game.description(), state).map_err(rules(origin))?;
     let (view, e) =
-        game.evaluate_given(record, shown_for(state, form), convert::is_full(view)).map_err(rules(origin))?;
+        game.evaluate_given(record, shown_for(state, form, view), convert::is_full(view)).map_err(rules(origin))?;
     convert::check_kinds(game.description(), state, &view).map_err(rules(origin))?;
     Ok((view, e))
 }

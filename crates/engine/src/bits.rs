@@ -33,7 +33,9 @@ pub const fn bit(cell: u8) -> u128 {
 /// neighbour masks per cell), returning each component as a mask, in order
 /// of their lowest cell.
 pub fn components(set: u128, neighbors: &[u128]) -> Vec<u128> {
-    let mut out = Vec::new();
+    // Room for a dozen groups at once (a flood of pieces rarely splits
+    // into more): growing the `Vec` from empty cost more than the floods.
+    let mut out = Vec::with_capacity((set.count_ones() as usize).min(12));
     let mut rest = set;
     while rest != 0 {
         let seed = rest & rest.wrapping_neg();

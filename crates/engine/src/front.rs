@@ -198,14 +198,22 @@ pub struct Shown {
     /// The piece list ([`StateView::pieces`], which [`StateView::fields`]
     /// needs too): for a state's structured form.
     pub pieces: bool,
+    /// The record ([`StateView::record`], which [`StateView::fields`] and
+    /// the keys read): without it the view's record is empty, and only its
+    /// text may be read.
+    pub record: bool,
 }
 
 impl Shown {
     /// Everything: what the methods that take a record show.
-    pub const ALL: Shown = Shown { pieces: true };
+    pub const ALL: Shown = Shown { pieces: true, record: true };
     /// The text form alone (the service's default replies, issue #25): no
     /// piece list.
-    pub const TEXT: Shown = Shown { pieces: false };
+    pub const TEXT: Shown = Shown { pieces: false, record: true };
+    /// The text and nothing read from it: no piece list, an empty record
+    /// (a basic view's text-only reply, which neither lists a state's
+    /// fields nor shows its keys: the text not copied for a record).
+    pub const TEXT_ONLY: Shown = Shown { pieces: false, record: false };
 }
 
 /// Reads a given position: a text gives the position, or the error, its
@@ -354,7 +362,7 @@ fn view_known<G: Game>(
     let d = game.description();
     let mut position = String::with_capacity(POSITION_CAPACITY);
     game.write_position(pos, &mut position);
-    let record = Record::of_text(position.clone());
+    let record = Record::of_text(if shown.record { position.clone() } else { String::new() });
     let seats = d.seats().len() as Player;
     let seat_colours: Vec<Option<Player>> = (0..seats).map(|s| game.seat_colour(pos, s)).collect();
     let seat_of = |colour: Player| seat_colours.iter().position(|&c| c == Some(colour)).unwrap_or(colour as usize);

@@ -159,6 +159,17 @@ impl std::fmt::Debug for Record {
     }
 }
 
+/// A key's length and first and last bytes in one word: keys that differ
+/// in any of them are not the same (most keys a look-up passes over).
+#[inline]
+fn key_tag(k: &str) -> u32 {
+    match k.as_bytes() {
+        [] => 0,
+        [a, .., b] => k.len() as u32 & 0xFFFF | u32::from(*a) << 16 | u32::from(*b) << 24,
+        [a] => 1 | u32::from(*a) << 16 | u32::from(*a) << 24,
+    }
+}
+
 /// `a == b`, compared in line: keys are a few bytes, shorter than a call
 /// to `memcmp` costs.
 #[inline]
@@ -208,6 +219,9 @@ const INLINE_PAIRS: usize = 16;
 #[derive(Clone, Debug)]
 pub struct Pairs<'a> {
     inline: [(&'a str, &'a str); INLINE_PAIRS],
+    /// Each inline pair's key in brief ([`key_tag`]): a look-up compares
+    /// a key only with the keys of its length and ends.
+    tags: [u32; INLINE_PAIRS],
     more: Vec<(&'a str, &'a str)>,
     len: usize,
     /// Bit `i`: pair `i` was taken ([`MAX_KEYS`] = 64 pairs at most).
@@ -220,7 +234,7 @@ pub struct Pairs<'a> {
 
 impl<'a> Pairs<'a> {
     fn empty() -> Self {
-        Pairs { inline: [("", ""); INLINE_PAIRS], more: Vec::new(), len: 0, taken: 0, next: 0 }
+        Pairs { inline: [("", ""); INLINE_PAIRS], tags: [0; INLINE_PAIRS], more: Vec::new(), len: 0, taken: 0, next: 0 }
     }
 
     fn at(&self, i: usize) -> (&'a str, &'a str) {
@@ -234,6 +248,7 @@ impl<'a> Pairs<'a> {
     fn push(&mut self, pair: (&'a str, &'a str)) {
         if self.len < INLINE_PAIRS {
             self.inline[self.len] = pair;
+            self.tags[self.len] = key_tag(pair.0);
         } else {
             self.more.push(pair);
         }
@@ -260,10 +275,7 @@ impl<'a> Pairs<'a> {
         let mut start = 0;
         loop {
             // The first `=` or `;` from `start`.
-            let mut at = start;
-            while at < bytes.len() && bytes[at] != b'=' && bytes[at] != b';' {
-                at += 1;
-            }
+            let at = find_either(bytes, start, b'=', b';');
             if at == bytes.len() || bytes[at] == b';' {
                 let part = trim(&text[start..at]);
                 if !part.is_empty() {
@@ -272,14 +284,11 @@ impl<'a> Pairs<'a> {
                 if at == bytes.len() {
                     break;
                 }
-                start = at + 1;
+                start = skip_spaces(bytes, at + 1);
                 continue;
             }
             let eq = at;
-            let mut end = eq + 1;
-            while end < bytes.len() && bytes[end] != b';' {
-                end += 1;
-            }
+            let end = find_either(bytes, eq + 1, b';', b';');
             let (k, v) = (trim(&text[start..eq]), trim(&text[eq + 1..end]));
             if k.is_empty() {
                 let part = trim(&text[start..end]);
@@ -288,14 +297,15 @@ impl<'a> Pairs<'a> {
             if pairs.len >= MAX_KEYS {
                 return Err(too_many_keys());
             }
-            if (0..pairs.len).any(|i| same(pairs.at(i).0, k)) {
+            let tag = key_tag(k);
+            if (0..pairs.len).any(|i| (i >= INLINE_PAIRS || pairs.tags[i] == tag) && same(pairs.at(i).0, k)) {
                 return Err(given_twice(k));
             }
             pairs.push((k, v));
             if end == bytes.len() {
                 break;
             }
-            start = end + 1;
+            start = skip_spaces(bytes, end + 1);
         }
         Ok(pairs)
     }
@@ -313,12 +323,14 @@ impl<'a> Pairs<'a> {
     /// distinct: wherever the look-up starts, it finds the same pair).
     fn find(&self, key: &str) -> Option<usize> {
         let n = self.len;
+        let tag = key_tag(key);
         let mut i = self.next;
         for _ in 0..n {
             if i >= n {
                 i = 0;
             }
-            if self.taken & (1 << i) == 0 && same(self.at(i).0, key) {
+            let maybe = i >= INLINE_PAIRS || self.tags[i] == tag;
+            if maybe && self.taken & (1 << i) == 0 && same(self.at(i).0, key) {
                 return Some(i);
             }
             i += 1;
@@ -376,6 +388,43 @@ impl<'a> Pairs<'a> {
     pub fn to_record(&self) -> Record {
         Record { entries: OnceLock::from(self.to_entries()), text: None }
     }
+}
+
+/// The index of the first byte from `i` on that is not a space (what
+/// follows a `;` in most texts: trimmed away anyway, but without a call).
+#[inline]
+fn skip_spaces(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() && bytes[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// The index of the first byte from `i` on that is `a` or `b`, or the
+/// length when none is: eight bytes a step (each word's bytes compared at
+/// once: the lowest byte of `w ^ a·0x01..` that is zero is the first `a`),
+/// then byte by byte. A position's text is a few hundred bytes, scanned
+/// once a call.
+#[inline]
+fn find_either(bytes: &[u8], mut i: usize, a: u8, b: u8) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let (pa, pb) = (LO * u64::from(a), LO * u64::from(b));
+    while let Some(word) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(<[u8; 8]>::try_from(word).unwrap_or([0; 8]));
+        let (x, y) = (w ^ pa, w ^ pb);
+        // Exact at the lowest zero byte of each (a borrow can only mark
+        // bytes above it), so the lowest mark of either is the first match.
+        let hit = (x.wrapping_sub(LO) & !x | y.wrapping_sub(LO) & !y) & HI;
+        if hit != 0 {
+            return i + (hit.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && bytes[i] != a && bytes[i] != b {
+        i += 1;
+    }
+    i
 }
 
 /// Where a game writes a position's pairs: a [`Record`], or position text
@@ -440,7 +489,30 @@ pub fn trim(s: &str) -> &str {
     match s.as_bytes() {
         [a, .., b] if a.is_ascii_graphic() && b.is_ascii_graphic() => s,
         [a] if a.is_ascii_graphic() => s,
-        _ => s.trim(),
+        _ => trim_spaces(s),
+    }
+}
+
+/// [`trim`] of a string that has something to trim or is empty: spaces
+/// (after `;` and `,` in most texts) are stripped byte by byte first, and
+/// what is left trims as it would have.
+#[inline(never)]
+fn trim_spaces(s: &str) -> &str {
+    let b = s.as_bytes();
+    let (mut i, mut j) = (0, b.len());
+    while i < j && b[i] == b' ' {
+        i += 1;
+    }
+    while j > i && b[j - 1] == b' ' {
+        j -= 1;
+    }
+    // Spaces are ASCII, so both ends are on character boundaries.
+    let t = s.get(i..j).unwrap_or(s);
+    match t.as_bytes() {
+        [] => t,
+        [a, .., b] if a.is_ascii_graphic() && b.is_ascii_graphic() => t,
+        [a] if a.is_ascii_graphic() => t,
+        _ => t.trim(),
     }
 }
 
@@ -518,26 +590,98 @@ impl<'a> Iterator for List<'a> {
 /// Parses a list of cell names into a bitboard, rejecting unknown cells and
 /// cells already in `occupied` (two pieces on one cell). `key` names the
 /// list in errors; `cell_index` maps a name to its index.
+#[inline]
 pub fn parse_cells(
     key: &str,
     value: &str,
     occupied: &mut u128,
     cell_index: impl Fn(&str) -> Option<u8>,
 ) -> Result<u128, RulesError> {
+    // [`split_list`]'s items (split on `,`, trimmed, empties skipped) in
+    // one plain scan with the look-up in line: a position names every
+    // piece, and an iterator's state and a call a name cost more than the
+    // look-up itself (issue #25).
+    let bytes = value.as_bytes();
     let mut set = 0u128;
-    for name in split_list(value) {
-        let Some(c) = cell_index(name) else {
-            return Err(RulesError::bad_position(key, format!("`{name}` in `{key}` is not a cell of this board"))
-                .with_cell(name));
-        };
-        let b = 1u128 << c;
-        if *occupied & b != 0 {
-            return Err(RulesError::bad_position(key, format!("two pieces on {name}")).with_cell(name));
+    let mut start = 0;
+    loop {
+        let mut end = start;
+        while end < bytes.len() && bytes[end] != b',' {
+            end += 1;
         }
-        *occupied |= b;
-        set |= b;
+        // `,` is ASCII, so both ends are on character boundaries.
+        let name = trim(value.get(start..end).unwrap_or_default());
+        if !name.is_empty() {
+            let Some(c) = cell_index(name) else {
+                return Err(RulesError::bad_position(key, format!("`{name}` in `{key}` is not a cell of this board"))
+                    .with_cell(name));
+            };
+            let b = 1u128 << c;
+            if *occupied & b != 0 {
+                return Err(RulesError::bad_position(key, format!("two pieces on {name}")).with_cell(name));
+            }
+            *occupied |= b;
+            set |= b;
+        }
+        if end >= bytes.len() {
+            return Ok(set);
+        }
+        start = end + 1;
     }
-    Ok(set)
+}
+
+/// [`push_cells`] for names borrowed from a table (a board's): the list
+/// is gathered in a buffer on the stack, each name of up to eight bytes
+/// placed by fixed-size copies, and appended at once, where `push_str` a
+/// name checks the capacity and calls `memcpy` (a position's text names
+/// every piece; issue #25). The same text.
+#[inline]
+pub fn push_names<'n>(out: &mut String, set: u128, name: impl Fn(u8) -> &'n str) {
+    let mut buf = [0u8; 264];
+    let mut n = 0;
+    for (i, c) in crate::bits::Bits(set).enumerate() {
+        let s = name(c).as_bytes();
+        if s.len() > 8 || n + 9 > buf.len() {
+            flush(out, &buf[..n]);
+            n = 0;
+            if s.len() > 8 {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(name(c));
+                continue;
+            }
+        }
+        if i > 0 {
+            buf[n] = b',';
+            n += 1;
+        }
+        let d = &mut buf[n..n + 8];
+        match s.len() {
+            0 => {}
+            // Bytes 0, len/2 and len-1 cover a name of one to three.
+            1..=3 => {
+                d[0] = s[0];
+                d[s.len() / 2] = s[s.len() / 2];
+                d[s.len() - 1] = s[s.len() - 1];
+            }
+            // Two overlapping four-byte copies.
+            k => {
+                d[..4].copy_from_slice(&s[..4]);
+                d[k - 4..k].copy_from_slice(&s[k - 4..k]);
+            }
+        }
+        n += s.len();
+    }
+    flush(out, &buf[..n]);
+}
+
+/// Appends `bytes`, whole names and commas (so UTF-8), to `out`.
+#[inline]
+fn flush(out: &mut String, bytes: &[u8]) {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        out.push_str(s);
+    }
 }
 
 /// Appends `n` in decimal, without the formatting machinery.
@@ -574,6 +718,7 @@ pub fn write_cells(set: u128, push: impl Fn(&mut String, u8)) -> String {
 /// Appends the comma-separated list of the cells of `set`, each name
 /// appended by `push`, to `out` ([`write_cells`] into a string that holds
 /// more: a position's text).
+#[inline]
 pub fn push_cells(out: &mut String, set: u128, push: impl Fn(&mut String, u8)) {
     for (i, c) in crate::bits::Bits(set).enumerate() {
         if i > 0 {
@@ -632,7 +777,28 @@ mod tests {
 
     #[test]
     fn trim_is_str_trim() {
-        for s in ["", " ", "a", " a", "a ", " a b ", "1a", "\u{a0}x", "x\u{a0}", "\u{3000}", "é", "a\tb", "\n1a,"] {
+        for s in [
+            "",
+            " ",
+            "a",
+            " a",
+            "a ",
+            " a b ",
+            "1a",
+            "\u{a0}x",
+            "x\u{a0}",
+            "\u{3000}",
+            "é",
+            "a\tb",
+            "\n1a,",
+            "   ",
+            "  a  ",
+            " \u{a0}x ",
+            " \ty\n ",
+            " é ",
+            "  \u{3000} ",
+            " a\u{a0}",
+        ] {
             assert_eq!(trim(s), s.trim(), "{s:?}");
         }
     }
@@ -791,6 +957,97 @@ mod tests {
         let e = r.finish(&["to_move"]).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("colour"));
         assert!(e.message.contains("unknown key `colour`"));
+    }
+
+    /// `parse_cells` as it was before the one-pass scan (issue #25).
+    fn parse_cells_by_list(
+        key: &str,
+        value: &str,
+        occupied: &mut u128,
+        cell_index: impl Fn(&str) -> Option<u8>,
+    ) -> Result<u128, RulesError> {
+        let mut set = 0u128;
+        for name in split_list(value) {
+            let Some(c) = cell_index(name) else {
+                return Err(RulesError::bad_position(key, format!("`{name}` in `{key}` is not a cell of this board"))
+                    .with_cell(name));
+            };
+            let b = 1u128 << c;
+            if *occupied & b != 0 {
+                return Err(RulesError::bad_position(key, format!("two pieces on {name}")).with_cell(name));
+            }
+            *occupied |= b;
+            set |= b;
+        }
+        Ok(set)
+    }
+
+    #[test]
+    fn parse_cells_in_one_pass_is_the_list_split() {
+        // Names of one or two characters (digits 0-9 are cells, others
+        // not), commas, spaces and a non-ASCII space, at random.
+        let pieces = ["1", "2", "7", "12", "x", ",", ",", " ", "\u{a0}", "é", ", ", " ,"];
+        let idx = |s: &str| s.parse::<u8>().ok().filter(|&n| n < 10);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            let mut v = String::new();
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            for k in 0..(seed % 9) {
+                v.push_str(pieces[((seed >> (8 + 4 * k)) % pieces.len() as u64) as usize]);
+            }
+            let occupied = (seed >> 40) as u128 & 0b1000_0001;
+            let (mut a, mut b) = (occupied, occupied);
+            let (x, y) = (parse_cells("red", &v, &mut a, idx), parse_cells_by_list("red", &v, &mut b, idx));
+            match (x, y) {
+                (Ok(x), Ok(y)) => assert_eq!((x, a), (y, b), "{v:?}"),
+                (Err(x), Err(y)) => assert_eq!((x.message, x.cell, x.field), (y.message, y.cell, y.field), "{v:?}"),
+                (x, y) => panic!("{v:?}: {x:?} against {y:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn find_either_is_a_byte_scan() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 40) as usize;
+            // Bytes around the searched ones and high bytes (borrows).
+            let bytes: Vec<u8> = (0..len)
+                .map(|k| {
+                    [b'=', b';', b'<', b':', 0x00, 0x80, 0xff, b'a', 0x3c, 0xbd][((seed >> (k % 50)) % 10) as usize]
+                })
+                .collect();
+            for from in 0..=len {
+                for (a, b) in [(b'=', b';'), (b';', b';'), (0x00, 0xff)] {
+                    let want = (from..len).find(|&i| bytes[i] == a || bytes[i] == b).unwrap_or(len);
+                    assert_eq!(find_either(&bytes, from, a, b), want, "{bytes:?} from {from}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn push_names_is_push_cells() {
+        let names = ["a", "b2", "c33", "d444", "e5555", "f66666", "g777777", "h8888888", "i99999999", "", "ünï", "x"];
+        let mut seed = 0x1234_5678_9abc_def1u64;
+        for _ in 0..5_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            // Sets of up to 128 cells, some the full board (long lists).
+            let set =
+                if seed.is_multiple_of(7) { u128::MAX >> (seed % 5) } else { u128::from(seed) * u128::from(seed >> 3) };
+            let name = |c: u8| names[(c as usize * 7 + (seed % 13) as usize) % names.len()];
+            let (mut a, mut b) = (String::from("k="), String::from("k="));
+            push_names(&mut a, set, name);
+            push_cells(&mut b, set, |o, c| o.push_str(name(c)));
+            assert_eq!(a, b);
+        }
     }
 
     #[test]

@@ -75,6 +75,18 @@ impl Registry {
 
     /// A game by id and variant (`""` or `default` = the default variant).
     pub fn get(&self, id: &str, variant: &str) -> Result<&dyn AnyGame, RulesError> {
+        let wanted = |d: &Description| {
+            if variant.is_empty() {
+                d.variants.iter().any(|v| v.is_default && v.name == d.variant)
+            } else {
+                d.variant == variant
+            }
+        };
+        // Every rules call looks its game up: found in one pass, without
+        // the list of the game's variants that explains a miss.
+        if let Some(g) = self.games.iter().find(|g| g.description().id == id && wanted(g.description())) {
+            return Ok(g.as_ref());
+        }
         let of_game: Vec<&dyn AnyGame> =
             self.games.iter().map(|g| g.as_ref()).filter(|g| g.description().id == id).collect();
         if of_game.is_empty() {
@@ -87,13 +99,6 @@ impl Registry {
             };
             return Err(RulesError::unknown_game("game", msg));
         }
-        let wanted = |d: &Description| {
-            if variant.is_empty() {
-                d.variants.iter().any(|v| v.is_default && v.name == d.variant)
-            } else {
-                d.variant == variant
-            }
-        };
         of_game.iter().copied().find(|g| wanted(g.description())).ok_or_else(|| {
             let names: Vec<&str> = of_game[0].description().variants.iter().map(|v| v.name).collect();
             RulesError::unknown_game(

@@ -14,20 +14,33 @@ pub fn connected(set: u128) -> bool {
 impl Contiguity {
     /// Whether `player` could connect all its pieces with one move.
     ///
-    /// Only a destination that touches the other pieces can join them, so
-    /// the flood fill runs for those alone (Evaluate asks this of both
-    /// players every call: a flood fill for each of some 170 moves before).
+    /// The moved piece joins the others exactly when it lands next to
+    /// every group they make without it (it is the only new cell, so every
+    /// path between two of those groups runs through it). So each piece's
+    /// other pieces are split into groups once, and the cells next to all
+    /// of them are compared with its destinations at once (Evaluate asks
+    /// this of both players every call: a flood fill for each of some 170
+    /// moves at first, then one for each destination next to the others).
     pub fn one_move_from_connecting(&self, pos: &Position, player: Player) -> bool {
         let mine = pos.pieces[player as usize];
         let occ = pos.occupied();
+        let next_to = |g: u128| Bits(g).fold(0u128, |a, c| a | NEIGHBORS[c as usize]);
         Bits(mine).any(|from| {
             let rest = mine & !bit(from);
-            let to = destinations(occ, from);
             if rest == 0 {
-                return Bits(to).any(|t| connected(bit(t)));
+                return Bits(destinations(occ, from)).any(|t| connected(bit(t)));
             }
-            let touching = Bits(rest).fold(0u128, |a, c| a | NEIGHBORS[c as usize]);
-            Bits(to & touching).any(|t| connected(rest | bit(t)))
+            // The empty cells next to every group of `rest` (a destination
+            // is empty): the piece's destinations are worked out only when
+            // there is one.
+            let mut need = !occ;
+            let mut left = rest;
+            while left != 0 && need != 0 {
+                let g = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
+                need &= next_to(g);
+                left &= !g;
+            }
+            need != 0 && destinations(occ, from) & need != 0
         })
     }
 }

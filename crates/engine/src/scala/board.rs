@@ -187,17 +187,16 @@ pub const F14: u8 = (CELLS - 1) as u8;
 
 /// Parses a cell name such as `f1` or `k9` (lowercase file, rank without
 /// leading zero).
+#[inline]
 pub fn parse_cell(name: &str) -> Option<u8> {
-    let b = name.as_bytes();
-    if b.len() < 2 || b.len() > 3 || !(b'a'..=b'k').contains(&b[0]) {
-        return None;
-    }
-    let digits = &name[1..];
-    if !digits.bytes().all(|d| d.is_ascii_digit()) || digits.starts_with('0') {
-        return None;
-    }
-    let r: i32 = digits.parse().ok()?;
-    at((b[0] - b'a') as i32, r)
+    // By bytes (a position names every stone): a file letter, then a rank
+    // of one or two digits without a leading zero.
+    let (f, r) = match *name.as_bytes() {
+        [f @ b'a'..=b'k', d @ b'1'..=b'9'] => (f, d - b'0'),
+        [f @ b'a'..=b'k', d @ b'1'..=b'9', e @ b'0'..=b'9'] => (f, (d - b'0') * 10 + (e - b'0')),
+        _ => return None,
+    };
+    at((f - b'a') as i32, r as i32)
 }
 
 /// The name of a cell, e.g. `f14`.
@@ -268,6 +267,38 @@ mod tests {
         }
         for good in ["a6", "k6", "a9", "k9", "d7", "h8", "b10", "j10"] {
             assert!(parse_cell(good).is_some(), "{good}");
+        }
+    }
+
+    /// The names `parse_cell` read before it read bytes (issue #25).
+    fn parse_cell_by_str(name: &str) -> Option<u8> {
+        let b = name.as_bytes();
+        if b.len() < 2 || b.len() > 3 || !(b'a'..=b'k').contains(&b[0]) {
+            return None;
+        }
+        let digits = &name[1..];
+        if !digits.bytes().all(|d| d.is_ascii_digit()) || digits.starts_with('0') {
+            return None;
+        }
+        let r: i32 = digits.parse().ok()?;
+        at((b[0] - b'a') as i32, r)
+    }
+
+    #[test]
+    fn parse_cell_by_bytes_is_the_old_one() {
+        let alphabet = ["a", "e", "f", "k", "l", "A", "0", "1", "4", "9", " ", "é", "+"];
+        let mut names = vec![String::new()];
+        for len in 1..=4 {
+            let shorter: Vec<String> = names.iter().filter(|n| n.chars().count() == len - 1).cloned().collect();
+            for n in shorter {
+                for a in alphabet {
+                    names.push(format!("{n}{a}"));
+                }
+            }
+        }
+        assert!(names.len() > 30_000);
+        for n in &names {
+            assert_eq!(parse_cell(n), parse_cell_by_str(n), "{n:?}");
         }
     }
 

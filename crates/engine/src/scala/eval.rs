@@ -17,10 +17,16 @@ impl Scala {
         [WHITE, BLACK].into_iter().find(|&p| pos.stones[p as usize] & bit(GOAL[p as usize]) != 0)
     }
 
-    fn measures(&self, pos: &Position, p: Player) -> PlayerMeasures {
+    /// Seat `p`'s measures, given the groups of all the stones (both
+    /// seats' are read from one split); each group's cells only with
+    /// `cells` (else an empty `Vec` a group: the count alone).
+    fn measures(&self, pos: &Position, p: Player, all: &[u128], cells: bool) -> PlayerMeasures {
         let mine = pos.stones[p as usize];
-        let groups =
-            groups(pos.occupied()).into_iter().filter(|g| g & mine != 0).map(|g| Bits(g & mine).collect()).collect();
+        let groups = all
+            .iter()
+            .filter(|&&g| g & mine != 0)
+            .map(|&g| if cells { Bits(g & mine).collect() } else { Vec::new() })
+            .collect();
         let goal = GOAL[p as usize];
         let dist = Bits(mine).map(|c| DISTANCE[(goal == F14) as usize][c as usize] as u32).min();
         PlayerMeasures {
@@ -53,8 +59,9 @@ pub(super) fn result_reason(g: &Scala, pos: &Position) -> Option<&'static str> {
     (!g.has_legal_move(pos)).then_some("no_move")
 }
 
-pub(super) fn evaluate(g: &Scala, pos: &Position) -> Evaluation {
-    let players = [WHITE, BLACK].iter().map(|&p| g.measures(pos, p)).collect();
+pub(super) fn evaluate(g: &Scala, pos: &Position, cells: bool) -> Evaluation {
+    let all = groups(pos.occupied());
+    let players = [WHITE, BLACK].iter().map(|&p| g.measures(pos, p, &all, cells)).collect();
     Evaluation::from_outcome(&outcome(g, pos), players)
 }
 

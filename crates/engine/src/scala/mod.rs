@@ -210,7 +210,11 @@ impl Game for Scala {
     }
 
     fn evaluate(&self, pos: &Position) -> Evaluation {
-        eval::evaluate(self, pos)
+        eval::evaluate(self, pos, true)
+    }
+
+    fn evaluate_with(&self, pos: &Position, cells: bool) -> Evaluation {
+        eval::evaluate(self, pos, cells)
     }
 
     #[inline]

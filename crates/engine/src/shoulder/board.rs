@@ -107,6 +107,37 @@ fn short_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
+/// The slot of a name of a letter and a number from 1 to 15 (no leading
+/// zero) in [`BY_LETTER_NUMBER`]; `None` for any other name.
+#[inline]
+const fn letter_number(name: &[u8]) -> Option<usize> {
+    let (l, n) = match *name {
+        [l @ b'a'..=b'z', d @ b'1'..=b'9'] => (l, d - b'0'),
+        [l @ b'a'..=b'z', b'1', e @ b'0'..=b'5'] => (l, 10 + e - b'0'),
+        _ => return None,
+    };
+    Some((l - b'a') as usize * 16 + n as usize)
+}
+
+/// The built board's cells by [`letter_number`] of their names, `cell +
+/// 1` (0 where no cell is so named); `None` when some name is not of that
+/// form (then [`Board::cell`] looks every name up by hash). Worked out at
+/// compile time from the names build.rs wrote.
+static BY_LETTER_NUMBER: Option<[u8; 26 * 16]> = by_letter_number(&NAMES);
+
+const fn by_letter_number(names: &[&str]) -> Option<[u8; 26 * 16]> {
+    let mut table = [0u8; 26 * 16];
+    let mut c = 0;
+    while c < names.len() {
+        match letter_number(names[c].as_bytes()) {
+            Some(i) if c < 255 && table[i] == 0 => table[i] = c as u8 + 1,
+            _ => return None,
+        }
+        c += 1;
+    }
+    Some(table)
+}
+
 /// FNV-1a of a cell name, as the builder hashes it for [`Board::by_hash`].
 fn name_hash(name: &[u8]) -> usize {
     let mut h: u32 = 0x811c_9dc5;
@@ -136,9 +167,20 @@ impl Board {
     }
 
     /// The index of a cell by name.
+    #[inline]
     pub fn cell(&self, name: &str) -> Option<u8> {
         let name = crate::notation::trim(name);
         let name = name.as_bytes();
+        // The built board's names by letter and number, one read (a
+        // position names every piece: 36 look-ups a call).
+        if let Some(table) = &BY_LETTER_NUMBER {
+            if std::ptr::eq(self.names.as_ptr(), NAMES.as_ptr()) {
+                return match letter_number(name) {
+                    Some(i) => table[i].checked_sub(1),
+                    None => None,
+                };
+            }
+        }
         // One or two slots looked at, against seven name comparisons of a
         // binary search (issue #25: a position names every piece). The
         // table has free slots, so the probe ends.

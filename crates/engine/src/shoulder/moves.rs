@@ -140,7 +140,7 @@ pub(super) fn is_legal(g: &ShoulderToShoulder, pos: &Position, mv: Move) -> bool
 }
 
 pub(super) fn parse_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> Result<Move, RulesError> {
-    let text = text.trim();
+    let text = crate::notation::trim(text);
     if let Some(w) = g.winner(pos) {
         return Err(RulesError::game_over(format!("{text}: the game is over: {} has connected", COLOURS[w as usize])));
     }
@@ -164,7 +164,7 @@ pub(super) fn parse_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> 
         return Err(word("a move is written from-to (e.g. b1-e1), or `pass` when there is none".into()));
     };
     let cell = |s: &str| {
-        let s = s.trim();
+        let s = crate::notation::trim(s);
         g.board.cell(s).ok_or_else(|| word(format!("`{s}` is not a cell of this board")).with_cell(s))
     };
     let (from, to) = (cell(f)?, cell(t)?);

@@ -6,7 +6,7 @@ use super::{Position, ShoulderToShoulder, Variant, KEYS, MAX_GAMES};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, push_cells, push_number, split_list, Pairs, Sink};
+use crate::notation::{parse_cells, push_names, push_number, split_list, Pairs, Sink};
 
 impl ShoulderToShoulder {
     /// The seat that starts game `game` of a match: red, green, blue, red...
@@ -47,8 +47,8 @@ impl ShoulderToShoulder {
                 )
             };
             let (name, n) = item.split_once(':').ok_or_else(bad)?;
-            let p = self.parse_seat("penalties", name.trim())? as usize;
-            let n: u32 = n.trim().parse().map_err(|_| bad())?;
+            let p = self.parse_seat("penalties", crate::notation::trim(name))? as usize;
+            let n: u32 = crate::notation::trim(n).parse().map_err(|_| bad())?;
             if std::mem::replace(&mut seen[p], true) {
                 return Err(RulesError::bad_position("penalties", format!("`penalties` gives {} twice", COLOURS[p])));
             }
@@ -135,9 +135,10 @@ pub(super) fn read(g: &ShoulderToShoulder, mut r: Pairs<'_>) -> Result<Position,
     }
     r.finish(&KEYS)?;
     let pos = Position { pieces, to_move, game, games, penalties };
-    let connected: Vec<&str> =
-        (0..seats).filter(|&p| g.connected(pieces[p as usize])).map(|p| COLOURS[p as usize]).collect();
-    if connected.len() > 1 {
+    // At most one seat may have connected (the list only for the error).
+    if (0..seats).filter(|&p| g.connected(pieces[p as usize])).nth(1).is_some() {
+        let connected: Vec<&str> =
+            (0..seats).filter(|&p| g.connected(pieces[p as usize])).map(|p| COLOURS[p as usize]).collect();
         return Err(RulesError::bad_position(
             connected[1],
             format!("{} have all connected; a game ends at the first connection", connected.join(" and ")),
@@ -154,7 +155,7 @@ pub(super) fn write<S: Sink>(g: &ShoulderToShoulder, pos: &Position, r: &mut S) 
     r.pair_str("to_move", COLOURS[pos.to_move as usize]);
     for (k, colour) in COLOURS.iter().enumerate() {
         if k < seats || pos.pieces[k] != 0 {
-            r.pair(colour, |o| push_cells(o, pos.pieces[k], |o, c| o.push_str(b.name(c))));
+            r.pair(colour, |o| push_names(o, pos.pieces[k], |c| b.name(c)));
         }
     }
     r.pair("game", |o| push_number(o, pos.game.into()));

@@ -221,6 +221,30 @@ fn cell_names_round_trip() {
 }
 
 #[test]
+fn cell_by_letter_and_number_is_the_scan_of_the_names() {
+    // The built board reads its names by letter and number, any other by
+    // hash (board_from_json's copy has names elsewhere in memory): both
+    // are the plain scan of the names, for every string of up to three
+    // characters of a mixed alphabet.
+    let copy = board_from_json(include_str!("board.json")).unwrap();
+    let alphabet = ["a", "g", "m", "n", "z", "A", "0", "1", "5", "6", "9", " ", "é"];
+    let mut names = vec![String::new()];
+    for len in 1..=3 {
+        let shorter: Vec<String> = names.iter().filter(|n| n.chars().count() == len - 1).cloned().collect();
+        for n in shorter {
+            for a in alphabet {
+                names.push(format!("{n}{a}"));
+            }
+        }
+    }
+    for n in names.iter().map(String::as_str).chain(["a10", "f11", "a16", "m15", "a01", "m5 "]) {
+        let want = (0..BOARD.len() as u8).find(|&c| BOARD.name(c) == n.trim());
+        assert_eq!(BOARD.cell(n), want, "{n:?}");
+        assert_eq!(copy.cell(n), want, "{n:?} by hash");
+    }
+}
+
+#[test]
 fn the_compiled_board_is_the_builders_reading_of_board_json() {
     let read = board_from_json(include_str!("board.json")).unwrap();
     assert_eq!(format!("{read:?}"), format!("{:?}", BOARD));

@@ -69,23 +69,14 @@ impl Geometry {
     }
 
     /// Parses a cell name (`a1`, `h8`, `e9`).
+    #[inline]
     pub fn parse(&self, name: &str) -> Option<u8> {
         let name = crate::notation::trim(name);
-        let mut chars = name.chars();
-        let letter = chars.next()?;
-        let digits = chars.as_str();
-        if !letter.is_ascii_lowercase()
-            || digits.is_empty()
-            || digits.len() > 2
-            || digits.starts_with('0')
-            || !digits.bytes().all(|b| b.is_ascii_digit())
-        {
-            return None;
-        }
-        // Every name is two bytes (`name_strs`), and one read of the table
-        // built with the board finds it, not a scan of the names (a
-        // position names every piece: a dozen look-ups or more).
-        let &[a, b] = name.as_bytes() else { return None };
+        // Every name is two bytes (`name_strs`): a lowercase letter and a
+        // digit other than 0. One read of the table built with the board
+        // finds it, not a scan of the names (a position names every piece:
+        // a dozen look-ups or more).
+        let &[a @ b'a'..=b'z', b @ b'1'..=b'9'] = name.as_bytes() else { return None };
         let c = self.by_name[(a - b'a') as usize * 10 + (b - b'0') as usize];
         (c != NONE).then_some(c)
     }
@@ -416,6 +407,44 @@ pub static HEX: Geometry = build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names `Geometry::parse` read before it matched bytes (issue #25).
+    fn parse_by_chars(g: &Geometry, name: &str) -> Option<u8> {
+        let name = crate::notation::trim(name);
+        let mut chars = name.chars();
+        let letter = chars.next()?;
+        let digits = chars.as_str();
+        if !letter.is_ascii_lowercase()
+            || digits.is_empty()
+            || digits.len() > 2
+            || digits.starts_with('0')
+            || !digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let &[a, b] = name.as_bytes() else { return None };
+        let c = g.by_name[(a - b'a') as usize * 10 + (b - b'0') as usize];
+        (c != NONE).then_some(c)
+    }
+
+    #[test]
+    fn parse_by_bytes_is_the_old_one() {
+        let alphabet = ["a", "e", "h", "i", "z", "A", "0", "1", "8", "9", " ", "é", "+"];
+        let mut names = vec![String::new()];
+        for len in 1..=4 {
+            let shorter: Vec<String> = names.iter().filter(|n| n.chars().count() == len - 1).cloned().collect();
+            for n in shorter {
+                for a in alphabet {
+                    names.push(format!("{n}{a}"));
+                }
+            }
+        }
+        for g in [&SQUARE, &HEX] {
+            for n in &names {
+                assert_eq!(g.parse(n), parse_by_chars(g, n), "{n:?}");
+            }
+        }
+    }
 
     #[test]
     fn square_board_regions_and_names() {

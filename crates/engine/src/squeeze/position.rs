@@ -4,7 +4,7 @@
 use super::{mask_cells, Phase, Position, Squeeze, BLACK, CHOOSER, COLOURS, KEYS, SEATS, SETTER, STONES, WHITE};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, parse_name, push_cells, push_number, split_list, Pairs, Sink};
+use crate::notation::{parse_cells, parse_name, push_names, push_number, split_list, Pairs, Sink};
 
 pub(super) fn start() -> Position {
     Position {
@@ -225,15 +225,14 @@ fn read_play_keys(r: &mut Pairs<'_>, pos: &mut Position) -> Result<(), RulesErro
 /// Writes a position's pairs, into a record or straight into its text.
 pub(super) fn write<S: Sink>(game: &Squeeze, pos: &Position, r: &mut S) {
     let g = game.geo;
-    let name = |out: &mut String, c: u8| out.push_str(g.name(c));
     if pos.phase == Phase::Play {
         r.pair_str("to_move", COLOURS[pos.to_move as usize]);
     } else {
         r.pair_str("to_move", SEATS[pos.to_move as usize]);
     }
-    r.pair("white", |o| push_cells(o, pos.kings[0] as u128, name));
-    r.pair("black", |o| push_cells(o, pos.kings[1] as u128, name));
-    r.pair("stones", |o| push_cells(o, pos.stones as u128, name));
+    r.pair("white", |o| push_names(o, pos.kings[0] as u128, |c| g.name(c)));
+    r.pair("black", |o| push_names(o, pos.kings[1] as u128, |c| g.name(c)));
+    r.pair("stones", |o| push_names(o, pos.stones as u128, |c| g.name(c)));
     if pos.phase == Phase::Play {
         r.pair("captured", |o| {
             o.push_str("white:");
@@ -275,11 +274,19 @@ fn parse_colour(key: &str, v: &str) -> Result<Player, RulesError> {
 }
 
 fn parse_count(key: &str, item: &str) -> Result<(Player, u8), RulesError> {
-    let Some((c, n)) = item.split_once(':') else {
+    // `:` is ASCII: a byte scan, not a character search (two items a
+    // position).
+    let Some(at) = item.bytes().position(|b| b == b':') else {
         return Err(RulesError::bad_position(key, format!("`{item}` in `{key}`: expected colour:count, e.g. black:3")));
     };
-    let colour = parse_colour(key, c.trim())?;
-    let n: u8 = n.trim().parse().ok().filter(|&n| n <= STONES).ok_or_else(|| {
+    let (c, n) = (item.get(..at).unwrap_or_default(), item.get(at + 1..).unwrap_or_default());
+    let colour = parse_colour(key, crate::notation::trim(c))?;
+    let n = crate::notation::trim(n);
+    let digit = match *n.as_bytes() {
+        [d @ b'0'..=b'9'] => Some(d - b'0'),
+        _ => n.parse().ok(),
+    };
+    let n: u8 = digit.filter(|&n| n <= STONES).ok_or_else(|| {
         RulesError::bad_position(key, format!("`{item}` in `{key}`: expected a count from 0 to {STONES}"))
     })?;
     Ok((colour, n))
