@@ -649,3 +649,44 @@ fn new_against_previous() {
         );
     }
 }
+
+/// Feasible endgames whose spares stand on the wrong side of the hole
+/// (`tests/data/scala-regroup.txt`: `variant<TAB>position<TAB>source`).
+fn load_regroup() -> Vec<(Scala, parlour_engine::scala::Position, String)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/scala-regroup.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            let game = scala(f[0]);
+            let pos = game.from_record(Record::parse(f[1]).unwrap()).unwrap();
+            (game, pos, f[2].to_string())
+        })
+        .collect()
+}
+
+/// In each, the search value's preferred move for the larger side (to
+/// move) starts the walk: the spares' travel along the group falls. (With
+/// the front stone's progress alone, most moves of such a position were
+/// worth the same, and the search shuffled for hundreds of plies.)
+#[test]
+fn the_value_starts_the_walk_round_the_hole() {
+    let set = load_regroup();
+    assert!(set.len() >= 5);
+    for (game, pos, source) in &set {
+        let me = game.to_move(pos);
+        let before = parlour_engine::scala::regroup_travel(pos);
+        let Some(before) = before.filter(|&t| t > 0) else { panic!("{source}: no walk to make ({before:?})") };
+        let mut moves = vec![];
+        game.legal_moves(pos, &mut moves);
+        let value = |m| {
+            let mut q = *pos;
+            game.play(&mut q, m);
+            (game.search_value(&q, me), q)
+        };
+        let best = moves.iter().map(|&m| value(m)).max_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        let after = parlour_engine::scala::regroup_travel(&best.1);
+        assert!(after.is_some_and(|t| t < before), "{source}: travel {before} then {after:?}");
+    }
+}

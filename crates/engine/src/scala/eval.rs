@@ -2,10 +2,12 @@
 //! goal, or a losing move in `zillions`) or by a player left without a
 //! move, the reason, the per-player measures and the search heuristic.
 
-use super::board::{DISTANCE, F14};
-use super::{groups, other, Position, Scala, BLACK, GOAL, STONES, WHITE};
+use super::board::{CELLS, DISTANCE, F14, NEIGHBORS};
+use super::moves::destinations;
+use super::{groups, other, Position, Scala, BLACK, FIRST_CELL, GOAL, STONES, WHITE};
 use crate::bits::{bit, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
+use std::sync::OnceLock;
 
 impl Scala {
     /// Whether the game was decided on the board: by `loser`, or by a stone
@@ -128,8 +130,200 @@ fn to_goal(p: Player, cell: u8) -> f64 {
     DISTANCE[(GOAL[p as usize] == F14) as usize][cell as usize] as f64
 }
 
+// Regrouping (issue #21, fifth session). In an endgame with the stones
+// for the chain, the draws left were chains built up one side of the hole
+// with the spare stones on the other (docs/ai.md, "Regrouping along the
+// group"): a spare must walk round the bottom of the hole and up the
+// outside of the chain, and every step it takes must end touching the
+// group. King steps give the first moves of that walk no gain, so the
+// search never began it. `regroup` measures the walk along the group: the
+// chain to build is the shortest path from a cell next to the smaller
+// side's stones to the goal with the fewest empty cells (each a stone to
+// bring), plus one stone next to the goal off that path (the lander must
+// land touching the group); each spare stone's distance to those cells is
+// a breadth-first search in moves (steps and jump sequences) over the
+// cells that touch the rest of the group or the chain to build.
+
+/// Shortest-path tables for the chain: for each goal (0 = f1, 1 = f14),
+/// the cells in order of their distance to it (the goal left out), and for
+/// each cell its neighbours one step nearer the goal.
+struct Downhill {
+    order: [[u8; CELLS - 1]; 2],
+    down: [[u128; CELLS]; 2],
+}
+
+fn downhill() -> &'static Downhill {
+    static TABLES: OnceLock<Downhill> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut t = Downhill { order: [[0; CELLS - 1]; 2], down: [[0; CELLS]; 2] };
+        for (g, d) in DISTANCE.iter().enumerate() {
+            let mut cells: Vec<u8> = (0..CELLS as u8).filter(|&c| d[c as usize] > 0).collect();
+            cells.sort_by_key(|&c| d[c as usize]);
+            t.order[g].copy_from_slice(&cells);
+            for (c, down) in t.down[g].iter_mut().enumerate() {
+                *down = Bits(NEIGHBORS[c]).filter(|&n| d[n as usize] + 1 == d[c]).fold(0, |m, n| m | bit(n));
+            }
+        }
+        t
+    })
+}
+
+/// Moves a spare may take to reach a cell of the chain at most; farther
+/// (or unreachable along the group) counts as this.
+const FAR: u32 = 10;
+
+/// The larger side's regrouping in an endgame: `None` when it has not the
+/// stones for the chain from where the smaller side stands (nothing to
+/// regroup for), else the moves its spare stones must make along the group
+/// to fill the chain's empty cells and the cell next to the goal
+/// (each target taking the spare nearest it in moves, the nearest pair
+/// first; [`FAR`] a target out of reach).
+pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u32> {
+    let g = (GOAL[major as usize] == F14) as usize;
+    let dist = &DISTANCE[g];
+    let goal = GOAL[major as usize];
+    let mine = pos.stones[major as usize];
+    let theirs = pos.stones[minor as usize];
+    let occupied = mine | theirs;
+    let empty = !occupied;
+    let have = mine.count_ones();
+    // Only minority stones a chain of `have` stones could reach from.
+    let reach = Bits(theirs).map(|c| dist[c as usize] as u32).filter(|&d| d <= have).max()?;
+    let t = downhill();
+    // cost[c]: the fewest empty cells on a shortest path from c to the
+    // goal, c included, the goal not; minority stones block.
+    const BLOCKED: u8 = u8::MAX / 2;
+    let mut cost = [BLOCKED; CELLS];
+    for &c in &t.order[g] {
+        let d = dist[c as usize] as u32;
+        if d >= reach {
+            break;
+        }
+        if theirs & bit(c) != 0 {
+            continue;
+        }
+        let here = (empty & bit(c) != 0) as u8;
+        let before =
+            if d == 1 { 0 } else { Bits(t.down[g][c as usize]).map(|n| cost[n as usize]).min().unwrap_or(BLOCKED) };
+        cost[c as usize] = before.saturating_add(here).min(BLOCKED);
+    }
+    let downhill_best = |c: u8| Bits(t.down[g][c as usize]).min_by_key(|&n| cost[n as usize]);
+    let mut cell = Bits(theirs)
+        .filter(|&s| dist[s as usize] as u32 <= have && dist[s as usize] > 1)
+        .filter_map(|s| downhill_best(s).filter(|&n| cost[n as usize] < BLOCKED))
+        .min_by_key(|&n| cost[n as usize])?;
+    let mut path = 0u128;
+    loop {
+        path |= bit(cell);
+        if dist[cell as usize] <= 1 {
+            break;
+        }
+        match downhill_best(cell) {
+            Some(n) => cell = n,
+            None => break,
+        }
+    }
+    // The targets: each empty cell of the chain, and (unless a stone of
+    // the larger side is already next to the goal off the chain) any cell
+    // next to the goal off the chain.
+    let mut targets = [0u128; 16];
+    let mut n_targets = 0;
+    for h in Bits(path & empty) {
+        if n_targets == targets.len() {
+            return None;
+        }
+        targets[n_targets] = bit(h);
+        n_targets += 1;
+    }
+    let landing = NEIGHBORS[goal as usize] & !path;
+    if landing & mine == 0 {
+        if landing & empty == 0 || n_targets == targets.len() {
+            return None;
+        }
+        targets[n_targets] = landing & empty;
+        n_targets += 1;
+    }
+    let spares = mine & !path;
+    if (spares.count_ones() as usize) < n_targets {
+        return None;
+    }
+    if n_targets == 0 {
+        return Some(0);
+    }
+    // walk[s][k]: moves the s-th spare needs to reach target k, along the
+    // group: each move a step or a jump sequence (the other stones fixed)
+    // ending on a cell that touches another stone or a cell of the chain
+    // still to fill, passing no empty cell of the chain.
+    let holes = path & empty;
+    let scaffold = occupied | holes;
+    let forbidden = bit(FIRST_CELL[major as usize]);
+    let mut walk = [[FAR; 16]; 16];
+    let n_spares = spares.count_ones() as usize;
+    let mut all_targets = 0u128;
+    for &m in &targets[..n_targets] {
+        all_targets |= m;
+    }
+    for (s, from) in Bits(spares).enumerate().take(16) {
+        let others = occupied & !bit(from);
+        let touch = Bits(scaffold & !bit(from)).fold(0u128, |m, c| m | NEIGHBORS[c as usize]);
+        let mut seen = bit(from);
+        let mut front = bit(from);
+        let mut left = all_targets;
+        let mut d = 0;
+        while front != 0 && left != 0 && d < FAR {
+            d += 1;
+            let mut next = 0u128;
+            for c in Bits(front) {
+                let (steps, jumps) = destinations(others | bit(c), c, forbidden);
+                next |= (steps | jumps) & touch & !seen;
+            }
+            seen |= next;
+            // A spare that reaches a cell of the chain stays there (the
+            // walk does not pass through the chain's gaps).
+            front = next & !holes;
+            for (k, &m) in targets[..n_targets].iter().enumerate() {
+                if walk[s][k] == FAR && next & m != 0 {
+                    walk[s][k] = d;
+                }
+            }
+            left &= !next;
+        }
+    }
+    // The nearest (spare, target) pair first, until every target has one.
+    let mut travel = 0;
+    let (mut used_s, mut used_k) = (0u32, 0u32);
+    for _ in 0..n_targets {
+        let mut best = (u32::MAX, 0, 0);
+        for (s, row) in walk.iter().enumerate().take(n_spares.min(16)) {
+            if used_s & (1 << s) != 0 {
+                continue;
+            }
+            for (k, &m) in row.iter().enumerate().take(n_targets) {
+                if used_k & (1 << k) == 0 && m < best.0 {
+                    best = (m, s, k);
+                }
+            }
+        }
+        if best.0 == u32::MAX {
+            travel += FAR;
+            continue;
+        }
+        travel += best.0;
+        used_s |= 1 << best.1;
+        used_k |= 1 << best.2;
+    }
+    Some(travel)
+}
+
+/// The regrouping bonus: [`PER_MOVE`] a move of travel short of
+/// [`MOST_TRAVEL`] (with the stones for the chain only). A move of the
+/// walk is worth less than a stone (0.025), so none is given for it; the
+/// whole at most 0.1, the same as the progress terms.
+const PER_MOVE: f64 = 0.004;
+const MOST_TRAVEL: u32 = 25;
+
 /// [`crate::game::Game::search_value`] for Scala: the heuristic, and in an
-/// endgame the larger side's progress.
+/// endgame the larger side's progress and regrouping.
 pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     let base = heuristic(g, pos, player);
     if outcome(g, pos) != Outcome::Ongoing {
@@ -138,6 +332,7 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
     let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
+    let regrouped = regroup(pos, major, minor).map_or(0.0, |t| PER_MOVE * MOST_TRAVEL.saturating_sub(t) as f64);
     let sign = if player == major { 1.0 } else { -1.0 };
-    (base + sign * PROGRESS * progress).clamp(-0.95, 0.95)
+    (base + sign * (PROGRESS * progress + regrouped)).clamp(-0.95, 0.95)
 }

@@ -105,6 +105,16 @@ fn names(set: u128) -> String {
     crate::notation::write_cells(set, board::push_cell_name)
 }
 
+/// In an endgame (the smaller side at most 3 stones, the larger at least 3
+/// more) in which the larger side has the stones for its chain to the
+/// goal, the moves its spare stones must make along the group to fill the
+/// chain (the search value's regrouping term; docs/ai.md, "Regrouping along
+/// the group"); `None` otherwise.
+pub fn regroup_travel(pos: &Position) -> Option<u32> {
+    let (major, minor) = eval::endgame(pos)?;
+    eval::regroup(pos, major, minor)
+}
+
 impl Scala {
     pub fn new(variant: Variant) -> Self {
         Scala { variant, description: describe::describe(variant) }

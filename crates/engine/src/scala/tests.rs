@@ -863,3 +863,31 @@ fn time_legal_moves_from_the_start() {
         eprintln!("{:?}: legal_moves from the start: {:?} per call", g.variant(), t.elapsed() / n);
     }
 }
+
+#[test]
+fn regroup_measures_the_walk_along_the_group() {
+    let g = orig();
+    let travel = |t: &str| super::regroup_travel(&pos(&g, t));
+    // Game 24 (docs/ai.md, "The stones missing, costed"): the chain runs up
+    // the left of the hole to d12 and wants e13 and a stone next to f14;
+    // the spares f5, g6, h7 stand at the bottom right. Along the group the
+    // right side is closed above h7, so each must go round the bottom of
+    // the hole and up the outside of the chain: 7 moves each, where king
+    // steps count g6 and h7 7 from e13 up the right.
+    let spread = "to_move=white; white=f5,e6,g6,d7,h7,d8,d9,e10,e11,d12; black=e5";
+    assert_eq!(travel(spread), Some(14));
+    // The walk's first step (g6 to f6, towards d6 by a jump over e6) gains
+    // a move; by king steps it gains nothing.
+    assert_eq!(travel("to_move=black; white=f5,e6,f6,d7,h7,d8,d9,e10,e11,d12; black=e5"), Some(13));
+    // Stepping d8 out to c8 opens a jump lane up the chain (d6 over d7 to
+    // d8, over d9 to d10, over e11 to f12 in one move).
+    assert_eq!(travel("to_move=black; white=f5,e6,g6,d7,h7,c8,d9,e10,e11,d12; black=e5"), Some(6));
+    // The chain finished and a stone next to the goal beside it: nothing
+    // to travel.
+    assert_eq!(travel("to_move=black; white=f5,e6,d7,d8,e9,e10,e11,e12,e13,f13; black=e5"), Some(0));
+    // Game 12's pinned endgame (8 stones, the chain from g5 takes 9):
+    // nothing to regroup for.
+    assert_eq!(travel("to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12; black=g5"), None);
+    // Not an endgame.
+    assert_eq!(super::regroup_travel(&g.start()), None);
+}
