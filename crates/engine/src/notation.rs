@@ -728,6 +728,26 @@ pub fn push_cells(out: &mut String, set: u128, push: impl Fn(&mut String, u8)) {
     }
 }
 
+/// Every string of at most `max_len` pieces of `alphabet`, the empty one
+/// first: the inputs on which the name readers' tests compare a new reader
+/// with the old one (issue #25).
+#[cfg(test)]
+pub(crate) fn every_string(alphabet: &[&str], max_len: usize) -> Vec<String> {
+    let mut names = vec![String::new()];
+    let mut layer = 0..1;
+    for _ in 0..max_len {
+        let start = names.len();
+        for n in layer.clone() {
+            for a in alphabet {
+                let longer = format!("{}{a}", names[n]);
+                names.push(longer);
+            }
+        }
+        layer = start..names.len();
+    }
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

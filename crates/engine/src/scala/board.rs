@@ -287,15 +287,7 @@ mod tests {
     #[test]
     fn parse_cell_by_bytes_is_the_old_one() {
         let alphabet = ["a", "e", "f", "k", "l", "A", "0", "1", "4", "9", " ", "é", "+"];
-        let mut names = vec![String::new()];
-        for len in 1..=4 {
-            let shorter: Vec<String> = names.iter().filter(|n| n.chars().count() == len - 1).cloned().collect();
-            for n in shorter {
-                for a in alphabet {
-                    names.push(format!("{n}{a}"));
-                }
-            }
-        }
+        let names = crate::notation::every_string(&alphabet, 4);
         assert!(names.len() > 30_000);
         for n in &names {
             assert_eq!(parse_cell(n), parse_cell_by_str(n), "{n:?}");

@@ -228,15 +228,7 @@ fn cell_by_letter_and_number_is_the_scan_of_the_names() {
     // characters of a mixed alphabet.
     let copy = board_from_json(include_str!("board.json")).unwrap();
     let alphabet = ["a", "g", "m", "n", "z", "A", "0", "1", "5", "6", "9", " ", "é"];
-    let mut names = vec![String::new()];
-    for len in 1..=3 {
-        let shorter: Vec<String> = names.iter().filter(|n| n.chars().count() == len - 1).cloned().collect();
-        for n in shorter {
-            for a in alphabet {
-                names.push(format!("{n}{a}"));
-            }
-        }
-    }
+    let names = crate::notation::every_string(&alphabet, 3);
     for n in names.iter().map(String::as_str).chain(["a10", "f11", "a16", "m15", "a01", "m5 "]) {
         let want = (0..BOARD.len() as u8).find(|&c| BOARD.name(c) == n.trim());
         assert_eq!(BOARD.cell(n), want, "{n:?}");

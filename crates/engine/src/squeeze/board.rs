@@ -430,15 +430,7 @@ mod tests {
     #[test]
     fn parse_by_bytes_is_the_old_one() {
         let alphabet = ["a", "e", "h", "i", "z", "A", "0", "1", "8", "9", " ", "é", "+"];
-        let mut names = vec![String::new()];
-        for len in 1..=4 {
-            let shorter: Vec<String> = names.iter().filter(|n| n.chars().count() == len - 1).cloned().collect();
-            for n in shorter {
-                for a in alphabet {
-                    names.push(format!("{n}{a}"));
-                }
-            }
-        }
+        let names = crate::notation::every_string(&alphabet, 4);
         for g in [&SQUARE, &HEX] {
             for n in &names {
                 assert_eq!(g.parse(n), parse_by_chars(g, n), "{n:?}");
