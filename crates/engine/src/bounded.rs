@@ -163,6 +163,15 @@ impl<G: Game> Game for Bounded<G> {
         self.game.parse_move(&pos.inner, text)
     }
 
+    fn parse_legal(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, RulesError> {
+        // `parse_move`'s refusals of a finished game, then the game's own
+        // (`is_legal` adds only the ply cap, which `parse_move` checked).
+        if Self::limit_reached(pos) {
+            return self.parse_move(pos, text);
+        }
+        self.game.parse_legal(&pos.inner, text)
+    }
+
     fn move_notation(&self, pos: &Self::Position, mv: Self::Move) -> String {
         self.game.move_notation(&pos.inner, mv)
     }

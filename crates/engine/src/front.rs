@@ -446,11 +446,10 @@ fn legal_move<G: Game>(game: &G, pos: &G::Position, text: &str) -> Result<G::Mov
         return Err(RulesError::illegal_move("no move given: set move.notation, or move.from_cell and move.to_cell")
             .with_field("move.notation"));
     }
-    let mv = game.parse_move(pos, text).map_err(|e| on_field(e, "move.notation"))?;
-    if !game.is_legal(pos, mv) {
-        return Err(RulesError::illegal_move(format!("{text} is not a legal move here")).with_field("move.notation"));
-    }
-    Ok(mv)
+    // `parse_move` and `is_legal` in one (a game skips the second check
+    // where its parse already judged the move); "not a legal move here"
+    // names the field `move` as every parse error does.
+    game.parse_legal(pos, text).map_err(|e| on_field(e, "move.notation"))
 }
 
 /// `e` pointed at the request field `field` when it names just `move`.

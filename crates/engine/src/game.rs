@@ -309,6 +309,22 @@ pub trait Game: Send + Sync + 'static {
         legal.contains(&mv)
     }
 
+    /// [`Game::parse_move`] of a trimmed, non-empty `text`, then
+    /// [`Game::is_legal`] of the move: the move when both accept it, else
+    /// `parse_move`'s error or, for a move it accepts that is not legal,
+    /// "`text` is not a legal move here" (what ApplyMove checks a move
+    /// with). Games whose `parse_move` refuses every move that is not
+    /// legal, or that can accept a legal move with less work, answer
+    /// without the second check (issue #25); the answer must be this one
+    /// (`tests/is_legal.rs` compares them).
+    fn parse_legal(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, RulesError> {
+        let mv = self.parse_move(pos, text)?;
+        if !self.is_legal(pos, mv) {
+            return Err(RulesError::illegal_move(format!("{text} is not a legal move here")));
+        }
+        Ok(mv)
+    }
+
     /// Appends `mv`'s notation, as [`Game::move_notation`] writes it, to
     /// `out`. Games with long move lists write it without allocating (a
     /// reply lists every move, issue #25).

@@ -207,6 +207,10 @@ impl Game for Contiguity {
         moves::is_legal(pos, mv)
     }
 
+    fn parse_legal(&self, pos: &Position, text: &str) -> Result<Move, RulesError> {
+        moves::parse_legal(pos, text)
+    }
+
     fn move_notation(&self, pos: &Position, mv: Move) -> String {
         moves::move_notation(pos, mv)
     }

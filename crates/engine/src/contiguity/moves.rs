@@ -175,6 +175,30 @@ pub(super) fn is_legal(pos: &Position, mv: Move) -> bool {
     }
 }
 
+/// `parse_move` then `is_legal` ([`Game::parse_legal`]): a piece move is
+/// read by its two cells and judged by `is_legal` alone, the reasons of
+/// `parse_move` (names, lines, routes) worked out for a refusal only
+/// (issue #25). A legal move is one `parse_move` accepts.
+///
+/// [`Game::parse_legal`]: crate::game::Game::parse_legal
+pub(super) fn parse_legal(pos: &Position, text: &str) -> Result<Move, RulesError> {
+    if pos.phase == Phase::Play {
+        if let Some((f, t)) = text.split_once('-') {
+            if let (Some(from), Some(to)) = (parse_cell(f), parse_cell(t)) {
+                let mv = Move::Piece { from, to };
+                if is_legal(pos, mv) {
+                    return Ok(mv);
+                }
+            }
+        }
+    }
+    let mv = parse_move(pos, text)?;
+    if !is_legal(pos, mv) {
+        return Err(RulesError::illegal_move(format!("{text} is not a legal move here")));
+    }
+    Ok(mv)
+}
+
 fn piece_moves(pos: &Position, player: Player, out: &mut Vec<Move>) {
     let occ = pos.occupied();
     for from in Bits(pos.pieces[player as usize]) {

@@ -176,6 +176,11 @@ impl Game for Scala {
         moves::is_legal(self, pos, mv)
     }
 
+    /// `parse_move` accepts legal moves only.
+    fn parse_legal(&self, pos: &Position, text: &str) -> Result<Move, RulesError> {
+        moves::parse_move(self, pos, text)
+    }
+
     fn move_notation(&self, _pos: &Position, mv: Move) -> String {
         moves::move_notation(mv)
     }

@@ -127,6 +127,13 @@ pub fn destinations(occupied: u128, from: u8, forbidden: u128) -> (u128, u128) {
     (steps, reached & !bit(from))
 }
 
+/// Whether one jump goes from `from` to `to` over a stone of `over` (the
+/// landing's being free is the caller's).
+#[inline]
+fn single_jump(over: u128, from: u8, to: u8) -> bool {
+    board::LANDS[from as usize] & bit(to) != 0 && over & bit(board::jumped(from, to)) != 0
+}
+
 /// A shortest jump sequence from `from` to `to` (every landing, both ends
 /// included), if there is one.
 pub fn jump_path(occupied: u128, from: u8, to: u8, forbidden: u128) -> Option<Vec<u8>> {
@@ -134,6 +141,11 @@ pub fn jump_path(occupied: u128, from: u8, to: u8, forbidden: u128) -> Option<Ve
     let land = BOARD & !over & !forbidden;
     if to == from || land & bit(to) == 0 {
         return None;
+    }
+    // One jump: the only shortest sequence (the search below finds it
+    // first, from `from`).
+    if single_jump(over, from, to) {
+        return Some(vec![from, to]);
     }
     let mut parent = [u8::MAX; CELLS];
     let mut queue = [0u8; CELLS];
@@ -360,7 +372,7 @@ impl Scala {
             .collect()
     }
 
-    fn check_reach(&self, pos: &Position, text: &str, cells: &[u8]) -> Result<(), RulesError> {
+    pub(super) fn check_reach(&self, pos: &Position, text: &str, cells: &[u8]) -> Result<(), RulesError> {
         let me = pos.to_move as usize;
         let all = pos.occupied();
         let from = cells[0];
@@ -376,6 +388,11 @@ impl Scala {
             }
             if to == first {
                 return Err(err(format!("no stone may land on its own first cell ({})", cell_name(first)), to));
+            }
+            // `to` is free and not the first cell: a step there or a single
+            // jump is one of `destinations`, without its search.
+            if NEIGHBORS[from as usize] & bit(to) != 0 || single_jump(all & !bit(from), from, to) {
+                return Ok(());
             }
             let (steps, jumped) = destinations(all, from, bit(first));
             if (steps | jumped) & bit(to) != 0 {
@@ -461,7 +478,7 @@ impl Scala {
         Ok(())
     }
 
-    fn explain_breach(&self, pos: &Position, text: &str, mv: Move, breach: Breach) -> RulesError {
+    pub(super) fn explain_breach(&self, pos: &Position, text: &str, mv: Move, breach: Breach) -> RulesError {
         let after = Self::moved(pos.stones, pos.to_move, mv.from, mv.to);
         let msg = match breach {
             Breach::Isolated => format!("the moved stone would touch no other stone on {}", cell_name(mv.to)),
@@ -508,27 +525,43 @@ pub(super) fn is_legal(g: &Scala, pos: &Position, mv: Move) -> bool {
     g.variant == Variant::Zillions || !matches!(g.verdict(pos, mv), Verdict::Illegal(_))
 }
 
+/// Parses a move; only a legal one is accepted (so `parse_legal` is this,
+/// without `is_legal`'s second look, issue #25).
 pub(super) fn parse_move(g: &Scala, pos: &Position, text: &str) -> Result<Move, RulesError> {
     let text = text.trim();
-    if let Outcome::Won(w) = g.outcome(pos) {
-        return Err(RulesError::game_over(format!("{text}: the game is over: {} won", PLAYER_NAMES[w[0] as usize])));
+    let over = |w: Player| RulesError::game_over(format!("{text}: the game is over: {} won", PLAYER_NAMES[w as usize]));
+    // A goal reached or a losing move ended the game; a game over for
+    // want of a move is found on a refusal only: no move parses then (one
+    // that did would be legal), so the outcome's search for a legal move
+    // runs for refused moves, not for every move.
+    if let Some(w) = g.decided(pos) {
+        return Err(over(w));
     }
+    parse_unfinished(g, pos, text).map_err(|e| match g.outcome(pos) {
+        Outcome::Won(w) => over(w[0]),
+        _ => e,
+    })
+}
+
+/// [`parse_move`] in a game not decided: every refusal as if it goes on.
+fn parse_unfinished(g: &Scala, pos: &Position, text: &str) -> Result<Move, RulesError> {
     let word_err = |what: String| RulesError::illegal_move(format!("{text}: {what}"));
-    let parts: Vec<&str> = text.split('-').map(str::trim).collect();
-    if parts.len() < 2 {
+    let n = text.bytes().filter(|&b| b == b'-').count() + 1;
+    if n < 2 {
         return Err(word_err("a move is written from-to (e.g. h8-h9) or as a jump path (e.g. i8-k6-i4-g4)".into()));
     }
-    if parts.len() > 2 * CELLS {
-        return Err(word_err(format!("a jump path of {} cells is too long", parts.len())));
+    if n > 2 * CELLS {
+        return Err(word_err(format!("a jump path of {n} cells is too long")));
     }
-    let mut cells = Vec::with_capacity(parts.len());
-    for p in &parts {
-        let c = parse_cell(p).ok_or_else(|| {
+    let mut read = [0u8; 2 * CELLS];
+    for (c, p) in read.iter_mut().zip(text.split('-')) {
+        let p = p.trim();
+        *c = parse_cell(p).ok_or_else(|| {
             word_err(format!("`{p}` is not a cell of the board (files a..k, ranks 1..14, no e7-g8)"))
                 .with_cell(p.to_string())
         })?;
-        cells.push(c);
     }
+    let cells = &read[..n];
     let me = pos.to_move;
     let from = cells[0];
     if pos.stones[me as usize] & bit(from) == 0 {
@@ -544,10 +577,14 @@ pub(super) fn parse_move(g: &Scala, pos: &Position, text: &str) -> Result<Move, 
         };
         return Err(word_err(what).with_cell(fname));
     }
-    g.check_reach(pos, text, &cells)?;
-    let mv = Move { from, to: *cells.last().expect("two cells at least") };
-    if let Verdict::Illegal(b) = g.verdict(pos, mv) {
-        return Err(g.explain_breach(pos, text, mv, b));
+    g.check_reach(pos, text, cells)?;
+    let mv = Move { from, to: cells[n - 1] };
+    // Only the original rules refuse a move by the board after it (in the
+    // zillions variant a losing move is a move).
+    if g.variant == Variant::Original {
+        if let Verdict::Illegal(b) = g.verdict(pos, mv) {
+            return Err(g.explain_breach(pos, text, mv, b));
+        }
     }
     Ok(mv)
 }

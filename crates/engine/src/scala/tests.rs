@@ -891,3 +891,106 @@ fn regroup_measures_the_walk_along_the_group() {
     // Not an endgame.
     assert_eq!(super::regroup_travel(&g.start()), None);
 }
+
+/// `parse_move` before the sixth pass (issue #25): the outcome (with its
+/// search for a legal move) first, the text split into `Vec`s, every
+/// reach by `destinations`, the verdict asked in both variants.
+fn parse_move_before_the_sixth_pass(g: &Scala, pos: &Position, text: &str) -> Result<Move, RulesError> {
+    use super::moves::{destinations, Verdict};
+    let text = text.trim();
+    if let Outcome::Won(w) = g.outcome(pos) {
+        return Err(RulesError::game_over(format!("{text}: the game is over: {} won", PLAYER_NAMES[w[0] as usize])));
+    }
+    let word_err = |what: String| RulesError::illegal_move(format!("{text}: {what}"));
+    let parts: Vec<&str> = text.split('-').map(str::trim).collect();
+    if parts.len() < 2 {
+        return Err(word_err("a move is written from-to (e.g. h8-h9) or as a jump path (e.g. i8-k6-i4-g4)".into()));
+    }
+    if parts.len() > 2 * CELLS {
+        return Err(word_err(format!("a jump path of {} cells is too long", parts.len())));
+    }
+    let mut cells = Vec::with_capacity(parts.len());
+    for p in &parts {
+        let c = parse_cell(p).ok_or_else(|| {
+            word_err(format!("`{p}` is not a cell of the board (files a..k, ranks 1..14, no e7-g8)"))
+                .with_cell(p.to_string())
+        })?;
+        cells.push(c);
+    }
+    let me = pos.to_move;
+    let from = cells[0];
+    if pos.stones[me as usize] & bit(from) == 0 {
+        let fname = cell_name(from);
+        let what = if pos.stones[other(me) as usize] & bit(from) != 0 {
+            format!(
+                "{fname} holds a {} stone; {} is to move",
+                PLAYER_NAMES[other(me) as usize],
+                PLAYER_NAMES[me as usize]
+            )
+        } else {
+            format!("there is no stone on {fname}")
+        };
+        return Err(word_err(what).with_cell(fname));
+    }
+    // The two-cell reach as `check_reach` judged it before its shortcuts:
+    // by `destinations` (its refusals are unchanged).
+    let to = *cells.last().expect("two cells at least");
+    let all = pos.occupied();
+    let first = FIRST_CELL[me as usize];
+    let reached = cells.len() == 2 && to != from && all & bit(to) == 0 && to != first && {
+        let (steps, jumped) = destinations(all, from, bit(first));
+        (steps | jumped) & bit(to) != 0
+    };
+    if !reached {
+        g.check_reach(pos, text, &cells)?;
+    }
+    let mv = Move { from, to };
+    if let Verdict::Illegal(b) = g.verdict(pos, mv) {
+        return Err(g.explain_breach(pos, text, mv, b));
+    }
+    Ok(mv)
+}
+
+#[test]
+fn parse_move_is_the_one_before_the_sixth_pass() {
+    let mut tried = 0;
+    let mut accepted = 0;
+    for g in [orig(), zil()] {
+        for seed in 0..4u64 {
+            let mut pos = g.start();
+            for step in 0..60u64 {
+                let mut texts: Vec<String> = vec!["a1".into(), "f1".into(), "".into(), "f1-".into(), "-".into()];
+                for a in 0..CELLS as u8 {
+                    for b in 0..CELLS as u8 {
+                        texts.push(format!("{}-{}", cell_name(a), cell_name(b)));
+                    }
+                }
+                let mut legal = Vec::new();
+                g.legal_moves(&pos, &mut legal);
+                for &m in &legal {
+                    for r in g.routes(&pos, m) {
+                        let names: Vec<String> = r.iter().map(|&c| cell_name(c)).collect();
+                        texts.push(names.join("-"));
+                        // A route with a leg changed: refused by the same rule as before.
+                        if names.len() > 2 {
+                            let mut bent = names.clone();
+                            bent[1] = cell_name((c(&names[1]) + 1) % CELLS as u8);
+                            texts.push(bent.join(" - "));
+                        }
+                    }
+                }
+                for t in &texts {
+                    let new = moves::parse_move(&g, &pos, t);
+                    assert_eq!(new, parse_move_before_the_sixth_pass(&g, &pos, t), "{pos:?} `{t}`");
+                    tried += 1;
+                    accepted += new.is_ok() as usize;
+                }
+                if legal.is_empty() {
+                    break;
+                }
+                pos = crate::playout::random_playout(&g, &pos, seed * 1000 + step, 2).0;
+            }
+        }
+    }
+    assert!(tried > 100_000 && accepted > 1_000, "{tried} texts, {accepted} accepted");
+}

@@ -209,6 +209,11 @@ impl Game for ShoulderToShoulder {
         moves::is_legal(self, pos, mv)
     }
 
+    /// `parse_move` accepts legal moves only.
+    fn parse_legal(&self, pos: &Position, text: &str) -> Result<Move, RulesError> {
+        moves::parse_move(self, pos, text)
+    }
+
     fn write_notation(&self, pos: &Position, mv: Move, out: &mut String) {
         moves::write_notation(self, pos, mv, out)
     }

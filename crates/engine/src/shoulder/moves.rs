@@ -139,10 +139,18 @@ pub(super) fn is_legal(g: &ShoulderToShoulder, pos: &Position, mv: Move) -> bool
     (if squeeze { q } else { s }) & bit(to) != 0
 }
 
+/// Parses a move; only a legal one is accepted (so `parse_legal` is this,
+/// without `is_legal`'s second look, issue #25).
 pub(super) fn parse_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> Result<Move, RulesError> {
     let text = crate::notation::trim(text);
     if let Some(w) = g.winner(pos) {
         return Err(RulesError::game_over(format!("{text}: the game is over: {} has connected", COLOURS[w as usize])));
+    }
+    // A move of the mover's piece to one of its destinations is what the
+    // checks below accept (the mover has a move, so somebody can move):
+    // they run for a pass and for refusals.
+    if let Some(mv) = piece_move(g, pos, text) {
+        return Ok(mv);
     }
     let me = pos.to_move;
     let can_move = |p: Player| g.has_move(pos, p);
@@ -178,6 +186,25 @@ pub(super) fn parse_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> 
         }
     }
     Err(g.explain(pos, text, from, to))
+}
+
+/// `from-to` of the mover's piece and one of its destinations, if `text`
+/// is that; `None` for anything else.
+fn piece_move(g: &ShoulderToShoulder, pos: &Position, text: &str) -> Option<Move> {
+    let (f, t) = text.split_once('-')?;
+    let (from, to) = (g.board.cell(crate::notation::trim(f))?, g.board.cell(crate::notation::trim(t))?);
+    let me = pos.to_move;
+    if pos.pieces[me as usize] & bit(from) == 0 {
+        return None;
+    }
+    let (s, q) = g.destinations(pos, me, from);
+    if s & bit(to) != 0 {
+        Some(Move::Straight { from, to })
+    } else if q & bit(to) != 0 {
+        Some(Move::Squeeze { from, to })
+    } else {
+        None
+    }
 }
 
 pub(super) fn move_notation(g: &ShoulderToShoulder, _pos: &Position, mv: Move) -> String {

@@ -1348,3 +1348,85 @@ fn search_value_counts_moves_not_cells() {
     let done = load(&g, &format!("{base}i2"));
     assert_eq!(g.moves_needed(&done, RED), 0);
 }
+
+/// `parse_move` before its piece-move shortcut (issue #25, sixth pass):
+/// the nobody-can-move check and the pass before any move.
+fn parse_move_before_the_shortcut(g: &ShoulderToShoulder, pos: &Position, text: &str) -> Result<Move, RulesError> {
+    let text = crate::notation::trim(text);
+    if let Some(w) = g.winner(pos) {
+        return Err(RulesError::game_over(format!("{text}: the game is over: {} has connected", COLOURS[w as usize])));
+    }
+    let me = pos.to_move;
+    let can_move = |p: Player| g.has_move(pos, p);
+    if !(0..g.seats()).any(can_move) {
+        return Err(RulesError::game_over(format!("{text}: the game is over: nobody can move")));
+    }
+    if text == "pass" {
+        return if can_move(me) {
+            Err(RulesError::illegal_move(format!(
+                "pass: {} has a move, and only a player without one passes",
+                COLOURS[me as usize]
+            )))
+        } else {
+            Ok(Move::Pass)
+        };
+    }
+    let word = |msg: String| RulesError::illegal_move(format!("{text}: {msg}"));
+    let Some((f, t)) = text.split_once('-') else {
+        return Err(word("a move is written from-to (e.g. b1-e1), or `pass` when there is none".into()));
+    };
+    let cell = |s: &str| {
+        let s = crate::notation::trim(s);
+        g.board.cell(s).ok_or_else(|| word(format!("`{s}` is not a cell of this board")).with_cell(s))
+    };
+    let (from, to) = (cell(f)?, cell(t)?);
+    if pos.pieces[me as usize] & crate::bits::bit(from) != 0 {
+        let (s, q) = g.destinations(pos, me, from);
+        if s & crate::bits::bit(to) != 0 {
+            return Ok(Move::Straight { from, to });
+        }
+        if q & crate::bits::bit(to) != 0 {
+            return Ok(Move::Squeeze { from, to });
+        }
+    }
+    Err(g.explain(pos, text, from, to))
+}
+
+#[test]
+fn parse_move_with_the_piece_move_shortcut_is_the_old_one() {
+    let mut tried = 0;
+    let mut accepted = 0;
+    for g in [three(), two()] {
+        let names: Vec<&str> = (0..g.board.names.len() as u8).map(|c| g.name(c)).collect();
+        for seed in 0..3u64 {
+            let mut pos = g.start();
+            for step in 0..60u64 {
+                let mut texts: Vec<String> = vec!["pass".into(), "a1".into(), "".into(), " pass ".into(), "a1-".into()];
+                // From every piece and every seventh empty cell, to every cell.
+                let pieces = pos.pieces[0] | pos.pieces[1] | pos.pieces[2];
+                for (a, an) in names.iter().enumerate() {
+                    if pieces & crate::bits::bit(a as u8) == 0 && a % 7 != 0 {
+                        continue;
+                    }
+                    for b in &names {
+                        texts.push(format!("{an}-{b}"));
+                    }
+                }
+                texts.push(format!(" {} - {} ", names[0], names[1]));
+                for t in &texts {
+                    let new = moves::parse_move(&g, &pos, t);
+                    assert_eq!(new, parse_move_before_the_shortcut(&g, &pos, t), "{pos:?} `{t}`");
+                    tried += 1;
+                    accepted += new.is_ok() as usize;
+                }
+                let mut legal = Vec::new();
+                g.legal_moves(&pos, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                pos = random_playout(&g, &pos, seed * 1000 + step, 2).0;
+            }
+        }
+    }
+    assert!(tried > 100_000 && accepted > 1_000, "{tried} texts, {accepted} accepted");
+}

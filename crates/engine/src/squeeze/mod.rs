@@ -281,6 +281,10 @@ impl Game for Squeeze {
         moves::is_legal(self, pos, mv)
     }
 
+    fn parse_legal(&self, pos: &Position, text: &str) -> Result<Move, RulesError> {
+        moves::parse_legal(self, pos, text)
+    }
+
     fn move_notation(&self, pos: &Position, mv: Move) -> String {
         moves::move_notation(self, pos, mv)
     }
