@@ -209,6 +209,12 @@ impl<G: Game> Game for Bounded<G> {
         pos.ply = pos.ply.saturating_add(1);
     }
 
+    fn play_described(&self, pos: &mut Self::Position, mv: Self::Move) -> MoveDetails {
+        let details = self.game.play_described(&mut pos.inner, mv);
+        pos.ply = pos.ply.saturating_add(1);
+        details
+    }
+
     fn outcome(&self, pos: &Self::Position) -> Outcome {
         if let Some(p) = pos.resigned {
             return Outcome::Won(self.others(p));

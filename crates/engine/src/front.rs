@@ -788,16 +788,17 @@ impl<G: Game> AnyGame for G {
             return resign(self, pos, fields);
         }
         let (m, route) = resolve_move(self, &pos, mv)?;
-        let mut played = move_view(self, &pos, m);
-        if let Some(route) = route {
-            played.details.path = route;
-        }
+        let notation = self.move_notation(&pos, m);
         let mover = self.to_move(&pos);
         let mover_seat = self.seat_to_move(&pos);
         let d = Game::description(self);
         let mover_name = self.to_move_name(&pos);
         let renumbered = (0..d.players.len() as Player).map(|p| self.player_after(&pos, m, p)).collect();
-        self.play(&mut pos, m);
+        // The move's details and the move, in one (`move_view` and `play`).
+        let mut played = MoveView { notation, details: self.play_described(&mut pos, m) };
+        if let Some(route) = route {
+            played.details.path = route;
+        }
         let (next_moves, state) = if next_moves {
             let mut legal = Vec::new();
             self.legal_moves(&pos, &mut legal);

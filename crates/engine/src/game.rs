@@ -368,6 +368,15 @@ pub trait Game: Send + Sync + 'static {
     /// Makes a legal move.
     fn play(&self, pos: &mut Self::Position, mv: Self::Move);
 
+    /// [`Game::move_details`] of a legal move, then [`Game::play`] of it,
+    /// in one (ApplyMove does both): games whose details and play judge
+    /// the board alike judge it once (issue #25).
+    fn play_described(&self, pos: &mut Self::Position, mv: Self::Move) -> MoveDetails {
+        let details = self.move_details(pos, mv);
+        self.play(pos, mv);
+        details
+    }
+
     /// Whether the game is over and who won.
     fn outcome(&self, pos: &Self::Position) -> Outcome;
 

@@ -74,10 +74,18 @@ pub(super) fn evaluate(game: &Contiguity, pos: &Position, cells: bool) -> Evalua
         .iter()
         .map(|&p| {
             let mine = pos.pieces[p as usize];
-            let groups = crate::bits::components(mine, &NEIGHBORS)
-                .into_iter()
-                .map(|g| if cells { Bits(g).collect() } else { Vec::new() })
-                .collect();
+            let groups = if cells {
+                crate::bits::components(mine, &NEIGHBORS).into_iter().map(|g| Bits(g).collect()).collect()
+            } else {
+                // The count alone: no list of the groups in between.
+                let mut n = 0;
+                let mut left = mine;
+                while left != 0 {
+                    left &= !flood(left & left.wrapping_neg(), mine, &NEIGHBORS);
+                    n += 1;
+                }
+                (0..n).map(|_| Vec::new()).collect()
+            };
             let bidder = pos.bidder == Some(p) && pos.phase == Phase::Play;
             PlayerMeasures {
                 player: p,

@@ -206,6 +206,17 @@ pub fn cell_name(c: u8) -> String {
     name
 }
 
+/// Every cell's name, in board order (a position's text names every
+/// stone: [`crate::notation::push_names`] writes a list from these, issue
+/// #25; `names_table_is_push_cell_name` checks them).
+pub static NAMES: [&str; CELLS] = [
+    "f1", "e2", "f2", "g2", "d3", "e3", "f3", "g3", "h3", "c4", "d4", "e4", "f4", "g4", "h4", "i4", "b5", "c5", "d5",
+    "e5", "f5", "g5", "h5", "i5", "j5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "i6", "j6", "k6", "a7", "b7",
+    "c7", "d7", "h7", "i7", "j7", "k7", "a8", "b8", "c8", "d8", "h8", "i8", "j8", "k8", "a9", "b9", "c9", "d9", "e9",
+    "f9", "g9", "h9", "i9", "j9", "k9", "b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10", "j10", "c11", "d11",
+    "e11", "f11", "g11", "h11", "i11", "d12", "e12", "f12", "g12", "h12", "e13", "f13", "g13", "f14",
+];
+
 /// Appends the name of a cell to `out` (no formatting machinery: move
 /// lists name two cells per move).
 pub fn push_cell_name(out: &mut String, c: u8) {
@@ -250,6 +261,13 @@ pub static DISTANCE: [[u8; CELLS]; 2] = [distances(F1), distances(F14)];
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_table_is_push_cell_name() {
+        for c in 0..CELLS as u8 {
+            assert_eq!(NAMES[c as usize], cell_name(c));
+        }
+    }
 
     #[test]
     fn rank_lengths_and_names() {

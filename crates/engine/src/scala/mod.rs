@@ -209,6 +209,10 @@ impl Game for Scala {
         moves::play(self, pos, mv)
     }
 
+    fn play_described(&self, pos: &mut Position, mv: Move) -> MoveDetails {
+        moves::play_described(self, pos, mv)
+    }
+
     #[inline]
     fn outcome(&self, pos: &Position) -> Outcome {
         eval::outcome(self, pos)

@@ -254,7 +254,7 @@ impl Scala {
     }
 
     /// Generates moves; stops at the first when `first_only`.
-    fn generate(&self, pos: &Position, out: &mut Vec<Move>, first_only: bool) {
+    pub(super) fn generate(&self, pos: &Position, out: &mut Vec<Move>, first_only: bool) {
         let me = pos.to_move as usize;
         let mine = pos.stones[me];
         let all = pos.occupied();
@@ -358,6 +358,20 @@ impl Scala {
     }
 
     pub(super) fn has_legal_move(&self, pos: &Position) -> bool {
+        if self.variant == Variant::Zillions {
+            // Every destination is a move, and a stone has one exactly when
+            // it has a step or a first jump (`destinations` without its
+            // search; the outcome asks this after every move, issue #25).
+            let me = pos.to_move as usize;
+            let all = pos.occupied();
+            let forbidden = bit(FIRST_CELL[me]);
+            return Bits(pos.stones[me]).any(|from| {
+                let over = all & !bit(from);
+                NEIGHBORS[from as usize] & !all & !forbidden != 0
+                    || Bits(board::LANDS[from as usize] & !over & !forbidden & BOARD)
+                        .any(|l| over & bit(board::jumped(from, l)) != 0)
+            });
+        }
         let mut v = Vec::with_capacity(1);
         self.generate(pos, &mut v, true);
         !v.is_empty()
@@ -603,17 +617,23 @@ pub(super) fn write_notation(mv: Move, out: &mut String) {
 }
 
 pub(super) fn move_details(g: &Scala, pos: &Position, mv: Move) -> MoveDetails {
-    let me = pos.to_move as usize;
-    let mut d = MoveDetails::between(MoveKind::Step, mv.from, mv.to);
-    if NEIGHBORS[mv.from as usize] & bit(mv.to) == 0 {
-        d.kind = MoveKind::Jump;
-        if let Some(path) = jump_path(pos.occupied(), mv.from, mv.to, bit(FIRST_CELL[me])) {
-            d.path = path;
-        }
-    }
+    let mut d = route_details(pos, mv);
     let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
     if let Verdict::Keep(keep) = g.judge(after, mv.to) {
         d.captured = Bits((after[0] | after[1]) & !keep).collect();
+    }
+    d
+}
+
+/// A move's details but its captures: a step, or a jump with its shortest
+/// sequence.
+fn route_details(pos: &Position, mv: Move) -> MoveDetails {
+    let mut d = MoveDetails::between(MoveKind::Step, mv.from, mv.to);
+    if NEIGHBORS[mv.from as usize] & bit(mv.to) == 0 {
+        d.kind = MoveKind::Jump;
+        if let Some(path) = jump_path(pos.occupied(), mv.from, mv.to, bit(FIRST_CELL[pos.to_move as usize])) {
+            d.path = path;
+        }
     }
     d
 }
@@ -728,9 +748,29 @@ fn jump_tree(occupied: u128, from: u8, forbidden: u128, parent: &mut [u8; CELLS]
 }
 
 pub(super) fn play(g: &Scala, pos: &mut Position, mv: Move) {
+    let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
+    let verdict = g.judge(after, mv.to);
+    play_judged(pos, after, verdict);
+}
+
+/// [`move_details`] and then [`play`], the board after the move judged
+/// once (ApplyMove, issue #25).
+pub(super) fn play_described(g: &Scala, pos: &mut Position, mv: Move) -> MoveDetails {
+    let mut d = route_details(pos, mv);
+    let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
+    let verdict = g.judge(after, mv.to);
+    if let Verdict::Keep(keep) = verdict {
+        d.captured = Bits((after[0] | after[1]) & !keep).collect();
+    }
+    play_judged(pos, after, verdict);
+    d
+}
+
+/// [`play`] given the stones `after` the move and the verdict on them.
+#[inline]
+fn play_judged(pos: &mut Position, after: [u128; 2], verdict: Verdict) {
     let me = pos.to_move;
-    let after = Scala::moved(pos.stones, me, mv.from, mv.to);
-    match g.judge(after, mv.to) {
+    match verdict {
         Verdict::Keep(keep) => pos.stones = [after[0] & keep, after[1] & keep],
         Verdict::MoverLoses { .. } => {
             pos.stones = after;

@@ -1,12 +1,12 @@
 //! Scala position text: reading a record (every error names its key and
 //! cell) and writing one, and the pieces on the board.
 
-use super::board::{cell_name, parse_cell, push_cell_name, F1, F14};
+use super::board::{cell_name, parse_cell, F1, F14, NAMES};
 use super::{other, Position, Scala, Variant, BLACK, FIRST_CELL, KEYS, PLAYER_NAMES, STONES, WHITE};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, parse_name, push_cells, Pairs, Sink};
+use crate::notation::{parse_cells, parse_name, push_names, Pairs, Sink};
 
 impl Scala {
     /// The start position.
@@ -88,8 +88,8 @@ pub(super) fn read(g: &Scala, mut r: Pairs<'_>) -> Result<Position, RulesError> 
 /// Writes a position's pairs, into a record or straight into its text.
 pub(super) fn write<S: Sink>(pos: &Position, r: &mut S) {
     r.pair_str("to_move", PLAYER_NAMES[pos.to_move as usize]);
-    r.pair("white", |o| push_cells(o, pos.stones[0], push_cell_name));
-    r.pair("black", |o| push_cells(o, pos.stones[1], push_cell_name));
+    r.pair("white", |o| push_names(o, pos.stones[0], |c| NAMES[c as usize]));
+    r.pair("black", |o| push_names(o, pos.stones[1], |c| NAMES[c as usize]));
     if let Some(l) = pos.loser {
         r.pair_str("loser", PLAYER_NAMES[l as usize]);
     }

@@ -994,3 +994,78 @@ fn parse_move_is_the_one_before_the_sixth_pass() {
     }
     assert!(tried > 100_000 && accepted > 1_000, "{tried} texts, {accepted} accepted");
 }
+
+#[test]
+fn has_legal_move_is_a_listed_move() {
+    // The zillions variant answers from steps and first jumps (issue #25,
+    // sixth pass); both variants against the list of moves, along random
+    // walks and on boards of random stones (where moves run out).
+    let mut rng = Pcg64Mcg::seed_from_u64(25);
+    let mut checked = 0;
+    let mut without = 0;
+    for g in [orig(), zil()] {
+        let mut check = |pos: &Position| {
+            let mut all = Vec::new();
+            g.generate(pos, &mut all, false);
+            assert_eq!(g.has_legal_move(pos), !all.is_empty(), "{pos:?}");
+            checked += 1;
+            without += all.is_empty() as usize;
+        };
+        for seed in 0..6u64 {
+            let mut pos = g.start();
+            for step in 0..60u64 {
+                check(&pos);
+                if g.decided(&pos).is_some() {
+                    break;
+                }
+                pos = crate::playout::random_playout(&g, &pos, seed * 1000 + step, 1).0;
+            }
+        }
+        for _ in 0..3000 {
+            let mut stones = [0u128; 2];
+            let n = rand::Rng::random_range(&mut rng, 1..29);
+            for i in 0..n {
+                let c = rand::Rng::random_range(&mut rng, 0..CELLS as u8);
+                if (stones[0] | stones[1]) & bit(c) == 0 && c != FIRST_CELL[i % 2] {
+                    stones[i % 2] |= bit(c);
+                }
+            }
+            let to_move = rand::Rng::random_range(&mut rng, 0..2u8);
+            check(&Position { stones, to_move, loser: None });
+        }
+    }
+    assert!(checked > 6000 && without > 10, "{checked} positions, {without} without a move");
+}
+
+#[test]
+fn play_described_is_move_details_then_play() {
+    // ApplyMove judges the board once (issue #25, sixth pass): the same
+    // details and position as the two calls, for every legal move along
+    // random walks of both variants (captures and zillions losses among them).
+    let mut checked = 0;
+    let mut captures = 0;
+    for g in [orig(), zil()] {
+        for seed in 0..4u64 {
+            let mut pos = g.start();
+            for step in 0..60u64 {
+                let mut legal = Vec::new();
+                g.legal_moves(&pos, &mut legal);
+                for &m in &legal {
+                    let mut a = pos;
+                    let da = g.play_described(&mut a, m);
+                    let db = g.move_details(&pos, m);
+                    let mut b = pos;
+                    g.play(&mut b, m);
+                    assert_eq!((da.clone(), a), (db, b), "{pos:?} {m:?}");
+                    checked += 1;
+                    captures += !da.captured.is_empty() as usize;
+                }
+                if legal.is_empty() {
+                    break;
+                }
+                pos = crate::playout::random_playout(&g, &pos, seed * 1000 + step, 2).0;
+            }
+        }
+    }
+    assert!(checked > 5000 && captures > 100, "{checked} moves, {captures} with captures");
+}
