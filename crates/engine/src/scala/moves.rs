@@ -255,6 +255,21 @@ impl Scala {
 
     /// Generates moves; stops at the first when `first_only`.
     pub(super) fn generate(&self, pos: &Position, out: &mut Vec<Move>, first_only: bool) {
+        self.generate_to(pos, out, first_only, |all, from, forbidden| {
+            let (steps, jumped) = destinations(all, from, forbidden);
+            steps | jumped
+        })
+    }
+
+    /// [`Scala::generate`] with each stone's candidate cells given by
+    /// `dests` (of the occupied cells, the stone and its first cell).
+    fn generate_to(
+        &self,
+        pos: &Position,
+        out: &mut Vec<Move>,
+        first_only: bool,
+        dests_of: impl Fn(u128, u8, u128) -> u128,
+    ) {
         let me = pos.to_move as usize;
         let mine = pos.stones[me];
         let all = pos.occupied();
@@ -274,8 +289,7 @@ impl Scala {
         }
         let mut comps = [0u128; 32];
         for from in Bits(mine) {
-            let (steps, jumped) = destinations(all, from, forbidden);
-            let dests = steps | jumped;
+            let dests = dests_of(all, from, forbidden);
             if dests == 0 {
                 continue;
             }
@@ -372,8 +386,14 @@ impl Scala {
                         .any(|l| over & bit(board::jumped(from, l)) != 0)
             });
         }
+        // The original rules: a legal step first, without the reach search
+        // of jump sequences (the outcome asks this after every applied move,
+        // issue #25), then the jump sequences' destinations.
         let mut v = Vec::with_capacity(1);
-        self.generate(pos, &mut v, true);
+        self.generate_to(pos, &mut v, true, |all, from, forbidden| NEIGHBORS[from as usize] & !all & !forbidden);
+        if v.is_empty() {
+            self.generate_to(pos, &mut v, true, |all, from, forbidden| destinations(all, from, forbidden).1);
+        }
         !v.is_empty()
     }
 
