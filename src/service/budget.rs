@@ -211,15 +211,18 @@ mod tests {
             |s: &RulesService, level: &str, iterations: u64| scaled(s, level, AlphaBetaScale::Squeeze, iterations);
         let s = service(Duration::from_secs(30));
         for level in parlour_engine::search::LEVELS.iter().filter(|l| l.searches) {
-            for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::Swish] {
+            for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::HexSwish, AlphaBetaScale::Swish] {
                 let want = Some(level.alpha_beta_positions(scale));
                 assert_eq!(scaled(&s, level.name, scale, 0), want, "{} {scale:?}", level.name);
             }
         }
         assert_eq!(ab_nodes(&s, "hard", 0), Some(300_000));
-        // The Swish rules' scale: tenfold higher at the base.
+        // The Swish rules' scales: tenfold higher at the base; square
+        // Swish's `hard` a hundredfold over `medium`.
+        assert_eq!(scaled(&s, "easy", AlphaBetaScale::HexSwish, 0), Some(10_000));
+        assert_eq!(scaled(&s, "hard", AlphaBetaScale::HexSwish, 0), Some(1_000_000));
         assert_eq!(scaled(&s, "easy", AlphaBetaScale::Swish, 0), Some(10_000));
-        assert_eq!(scaled(&s, "hard", AlphaBetaScale::Swish, 0), Some(1_000_000));
+        assert_eq!(scaled(&s, "hard", AlphaBetaScale::Swish, 0), Some(10_000_000));
         assert_eq!(scaled(&s, "hard", AlphaBetaScale::Swish, 50), Some(0));
         assert_eq!(ab_nodes(&s, "beginner", 0), None, "greedy");
         // The request's iterations: they bound both searches.

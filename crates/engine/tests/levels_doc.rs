@@ -19,7 +19,7 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
     let want: Vec<String> = LEVELS.iter().map(|l| l.name.to_string()).collect();
     assert_eq!(names, want, "docs/ai.md lists every level once, weakest first");
     for (row, level) in rows.iter().zip(LEVELS.iter()) {
-        let (budget, squeeze, swish, cap) = (&row[2], &row[3], &row[4], &row[5]);
+        let (budget, squeeze, hex_swish, swish, cap) = (&row[2], &row[3], &row[4], &row[5], &row[6]);
         // 3000 is written `3 000`.
         let grouped = |n: u64| {
             let digits = n.to_string();
@@ -46,7 +46,9 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
             "docs/ai.md, level {}: budget {budget:?}, code says {iterations:?}",
             level.name
         );
-        for (cell, scale) in [(squeeze, AlphaBetaScale::Squeeze), (swish, AlphaBetaScale::Swish)] {
+        for (cell, scale) in
+            [(squeeze, AlphaBetaScale::Squeeze), (hex_swish, AlphaBetaScale::HexSwish), (swish, AlphaBetaScale::Swish)]
+        {
             let want = positions(scale);
             assert!(
                 cell.starts_with(&want),

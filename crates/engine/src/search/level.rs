@@ -21,7 +21,12 @@
 //! 1 000 `easy` was not distinct from `beginner` in Swish), 10 000 in the
 //! Swish rules (at 3 000 `easy` was not distinct from `beginner` in
 //! Hex-Swish, at 10 000 it was), where `master` takes a threefold step
-//! instead, to stay within the server's default cap on time.
+//! instead, to stay within the server's default cap on time. Square Swish
+//! has a scale of its own above `medium`: there a tenfold step to `hard`
+//! (1 million positions) won 24 of 40 games against `medium`, not distinct,
+//! and a hundredfold one (10 million) 29 of 40, distinct; so its `hard`
+//! searches 10 million positions, and `strong` and `master` 30 million
+//! (a hundred million would be over the server's default cap on time).
 
 use super::{pvs, tactics, SearchConfig, Strategy, SuggestBudget};
 use std::time::Duration;
@@ -54,8 +59,11 @@ pub enum AlphaBetaScale {
     /// not play by alpha-beta.
     #[default]
     Squeeze,
-    /// The Swish rules (swish, hex-swish): one move ahead holds its own
-    /// against a search of two or three plies, so the base is higher.
+    /// Hex-Swish: one move ahead holds its own against a search of two
+    /// or three plies, so the base is higher than in the Squeeze rules.
+    HexSwish,
+    /// Square Swish: the base of Hex-Swish, and above `medium` a
+    /// hundredfold step (a tenfold one was not distinct there).
     Swish,
 }
 
@@ -63,6 +71,7 @@ pub enum AlphaBetaScale {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AlphaBetaPositions {
     pub squeeze: u64,
+    pub hex_swish: u64,
     pub swish: u64,
 }
 
@@ -82,6 +91,7 @@ impl Level {
     pub fn alpha_beta_positions(&self, scale: AlphaBetaScale) -> u64 {
         match scale {
             AlphaBetaScale::Squeeze => self.ab_positions.squeeze,
+            AlphaBetaScale::HexSwish => self.ab_positions.hex_swish,
             AlphaBetaScale::Swish => self.ab_positions.swish,
         }
     }
@@ -142,13 +152,16 @@ pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> O
 /// `master`, thirty million positions in either rules, is about 3.5 s of
 /// CPU on the project's machine in Squeeze and 4.2 s in Swish (a hundred
 /// million would be about 14 s there, over the server's default 10 s).
+/// Square Swish's `hard` takes a hundredfold step instead (10 million
+/// positions, about 1.3 s of CPU), so its `strong` and `master` share 30
+/// million and differ there only in the tree search.
 pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
         summary: "one move ahead: wins at once when it can, else the move the game's heuristic likes best",
         time_limit: None,
         max_iterations: 0,
-        ab_positions: AlphaBetaPositions { squeeze: 0, swish: 0 },
+        ab_positions: AlphaBetaPositions { squeeze: 0, hex_swish: 0, swish: 0 },
         searches: false,
     },
     Level {
@@ -156,7 +169,7 @@ pub const LEVELS: [Level; 6] = [
         summary: "a short search: 300 iterations (the Squeeze family's play: 3 000 positions, 10 000 in the Swish rules)",
         time_limit: None,
         max_iterations: 300,
-        ab_positions: AlphaBetaPositions { squeeze: 3_000, swish: 10_000 },
+        ab_positions: AlphaBetaPositions { squeeze: 3_000, hex_swish: 10_000, swish: 10_000 },
         searches: true,
     },
     Level {
@@ -164,23 +177,23 @@ pub const LEVELS: [Level; 6] = [
         summary: "3 000 iterations (the Squeeze family's play: 30 000 positions, 100 000 in the Swish rules)",
         time_limit: None,
         max_iterations: 3_000,
-        ab_positions: AlphaBetaPositions { squeeze: 30_000, swish: 100_000 },
+        ab_positions: AlphaBetaPositions { squeeze: 30_000, hex_swish: 100_000, swish: 100_000 },
         searches: true,
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (the Squeeze family's play: 300 000 positions, 1 000 000 in the Swish rules; at most 10 s)",
+        summary: "10 000 iterations (the Squeeze family's play: 300 000 positions, 1 000 000 in Hex-Swish, 10 000 000 in Swish; at most 10 s)",
         time_limit: Some(Duration::from_secs(10)),
         max_iterations: 10_000,
-        ab_positions: AlphaBetaPositions { squeeze: 300_000, swish: 1_000_000 },
+        ab_positions: AlphaBetaPositions { squeeze: 300_000, hex_swish: 1_000_000, swish: 10_000_000 },
         searches: true,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (the Squeeze family's play: 3 000 000 positions, 10 000 000 in the Swish rules; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "30 000 iterations (the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(30)),
         max_iterations: 30_000,
-        ab_positions: AlphaBetaPositions { squeeze: 3_000_000, swish: 10_000_000 },
+        ab_positions: AlphaBetaPositions { squeeze: 3_000_000, hex_swish: 10_000_000, swish: 30_000_000 },
         searches: true,
     },
     Level {
@@ -188,7 +201,7 @@ pub const LEVELS: [Level; 6] = [
         summary: "100 000 iterations (the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(120)),
         max_iterations: 100_000,
-        ab_positions: AlphaBetaPositions { squeeze: 30_000_000, swish: 30_000_000 },
+        ab_positions: AlphaBetaPositions { squeeze: 30_000_000, hex_swish: 30_000_000, swish: 30_000_000 },
         searches: true,
     },
 ];

@@ -339,17 +339,24 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     // 3 000 positions in the Squeeze rules and 10 000 in the Swish rules
     // (at 3 000 `easy` was not distinct from `beginner` in Hex-Swish),
     // whose `master` takes a threefold step to stay within the server's
-    // default cap on time.
+    // default cap on time. Square Swish steps a hundredfold to `hard` (a
+    // tenfold step was not distinct there), so its `strong` and `master`
+    // share the cap's 30 million.
     let positions = |scale| searching.iter().map(|l| l.alpha_beta_positions(scale)).collect::<Vec<u64>>();
     let squeeze = positions(AlphaBetaScale::Squeeze);
     assert_eq!(squeeze, [3_000, 30_000, 300_000, 3_000_000, 30_000_000]);
     assert!(squeeze.windows(2).all(|w| w[1] >= 10 * w[0]));
+    let hex_swish = positions(AlphaBetaScale::HexSwish);
+    assert_eq!(hex_swish, [10_000, 100_000, 1_000_000, 10_000_000, 30_000_000]);
+    assert!(hex_swish[..4].windows(2).all(|w| w[1] >= 10 * w[0]));
+    assert!(hex_swish.windows(2).all(|w| w[1] >= 3 * w[0]));
     let swish = positions(AlphaBetaScale::Swish);
-    assert_eq!(swish, [10_000, 100_000, 1_000_000, 10_000_000, 30_000_000]);
-    assert!(swish[..4].windows(2).all(|w| w[1] >= 10 * w[0]));
-    assert!(swish.windows(2).all(|w| w[1] >= 3 * w[0]));
-    assert!(squeeze.iter().zip(&swish).all(|(a, b)| a <= b), "the Swish rules search at least as much");
-    for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::Swish] {
+    assert_eq!(swish, [10_000, 100_000, 10_000_000, 30_000_000, 30_000_000]);
+    assert!(swish[..3].windows(2).all(|w| w[1] >= 10 * w[0]));
+    assert!(swish.windows(2).all(|w| w[1] >= w[0]));
+    assert!(squeeze.iter().zip(&hex_swish).all(|(a, b)| a <= b), "the Swish rules search at least as much");
+    assert!(hex_swish.iter().zip(&swish).all(|(a, b)| a <= b), "square Swish at least as much as Hex-Swish");
+    for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::HexSwish, AlphaBetaScale::Swish] {
         assert_eq!(Level::named("beginner").unwrap().alpha_beta_positions(scale), 0);
     }
 }
@@ -360,7 +367,7 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
 #[test]
 fn a_levels_alpha_beta_positions_become_the_fewest_iterations_that_make_them() {
     for level in super::level::LEVELS.iter().filter(|l| l.searches) {
-        for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::Swish] {
+        for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::HexSwish, AlphaBetaScale::Swish] {
             let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
             let want = level.alpha_beta_positions(scale);
             assert_eq!(config.ab_nodes, want);
@@ -393,7 +400,7 @@ fn a_level_plays_the_squeeze_family_by_its_alpha_beta_positions() {
     assert_eq!(squeeze.alpha_beta_scale(), AlphaBetaScale::Squeeze);
     assert_eq!(Squeeze::new(GameId::HexSqueeze).alpha_beta_scale(), AlphaBetaScale::Squeeze);
     assert_eq!(swish.alpha_beta_scale(), AlphaBetaScale::Swish);
-    assert_eq!(Squeeze::new(GameId::HexSwish).alpha_beta_scale(), AlphaBetaScale::Swish);
+    assert_eq!(Squeeze::new(GameId::HexSwish).alpha_beta_scale(), AlphaBetaScale::HexSwish);
     let squeeze_mid = "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50";
     let swish_mid = "to_move=black; white=d3,e4; black=d2,a6; stones=f3,b4,g4,b5,c5,d5,f5,g5,b6,d6,e6,f6,b7,d7,e7,f7; captured=white:2,black:1; setter=black; ply=30";
     for (game, text, name) in
