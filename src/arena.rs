@@ -137,7 +137,7 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    println!("# parlour arena: {} games a match, seed {}, draw after {} plies", a.games, a.seed, a.max_plies);
+    outln!("# parlour arena: {} games a match, seed {}, draw after {} plies", a.games, a.seed, a.max_plies);
     for game in games {
         let d = game.description();
         for opponent in &opponents {
@@ -159,7 +159,7 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
             if !a.verbose {
                 eprintln!();
             }
-            println!("{label}: {tally}");
+            outln!("{label}: {tally}");
         }
     }
     Ok(())
@@ -176,13 +176,18 @@ fn analyze(game: &dyn AnyGame, player: &PlayerSpec, position: &str, seed: u64) -
     let (_, s) = game
         .suggest(record, &player.budget(game.alpha_beta_scale(), seed))
         .map_err(|e| anyhow::anyhow!("{}/{}: {e}", d.id, d.variant))?;
-    println!(
+    outln!(
         "{}/{}: {player}: move {} values {:?} iterations {} proven {}",
-        d.id, d.variant, s.mv.notation, s.values, s.iterations, s.proven
+        d.id,
+        d.variant,
+        s.mv.notation,
+        s.values,
+        s.iterations,
+        s.proven
     );
-    println!("  pv {:?}", s.principal_variation);
+    outln!("  pv {:?}", s.principal_variation);
     for c in &s.candidates {
-        println!("  {} {:.3} {}", c.mv.notation, c.value, c.visits);
+        outln!("  {} {:.3} {}", c.mv.notation, c.value, c.visits);
     }
     Ok(())
 }
@@ -201,13 +206,13 @@ fn replay(game: &dyn AnyGame, a: &PlayerSpec, b: &PlayerSpec, seed: u64, g: u64,
     let mut state = game.load(record).map_err(fail)?;
     let mut seat_of: Vec<usize> = (0..seats).collect();
     let mut ply = 0u64;
-    println!("# {}/{}: game {g} of {a} (A, seat {seat}) vs {b} (B), seed {seed}", d.id, d.variant);
+    outln!("# {}/{}: game {g} of {a} (A, seat {seat}) vs {b} (B), seed {seed}", d.id, d.variant);
     while state.outcome == Outcome::Ongoing {
         let who = seat_of[state.to_move as usize];
         let (_, s) = game
             .suggest(state.record.clone(), &players[who].budget(game.alpha_beta_scale(), mix(game_seed, ply)))
             .map_err(fail)?;
-        println!(
+        outln!(
             "{ply:3} {} {}\n    -> {} values {:?} proven {} it {} pv {:?}",
             if who == seat { "A" } else { "B" },
             state.position,
@@ -226,7 +231,7 @@ fn replay(game: &dyn AnyGame, a: &PlayerSpec, b: &PlayerSpec, seed: u64, g: u64,
         state = applied.state;
         ply += 1;
     }
-    println!("end {} {:?}", state.position, state.outcome);
+    outln!("end {} {:?}", state.position, state.outcome);
     Ok(())
 }
 
@@ -241,7 +246,7 @@ fn run_ladder(a: &ArenaArgs, games: &[&dyn AnyGame]) -> anyhow::Result<()> {
         anyhow::bail!("--rung: a ladder needs at least two rungs");
     }
     let opts = FitOptions { resamples: a.resamples, seed: a.seed, ..Default::default() };
-    println!(
+    outln!(
         "# parlour arena --ladder: {} {} a pairing, seed {}, draw after {} plies, span {}",
         a.games,
         if a.matches { "matches (scored by penalty totals)" } else { "games" },
@@ -282,8 +287,8 @@ fn run_ladder(a: &ArenaArgs, games: &[&dyn AnyGame]) -> anyhow::Result<()> {
                 }
             })?;
         let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
-        println!("\n### {label}\n");
-        print!("{}", markdown(&rungs, &pairings, &ratings));
+        outln!("\n### {label}\n");
+        out!("{}", markdown(&rungs, &pairings, &ratings));
         json.push(ladder_json(a, d, &rungs, &pairings, &ratings));
         if let Some(path) = &a.json {
             write_json(path, &json)?;
@@ -386,7 +391,7 @@ fn endgames(
     path: &std::path::Path,
 ) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("--endgames {}: {e}", path.display()))?;
-    println!(
+    outln!(
         "# parlour arena --endgames {}: {} games a position, seed {}, draw after {} plies",
         path.display(),
         a.games,
@@ -448,7 +453,7 @@ fn endgames(
             continue;
         }
         let (lo, hi) = parlour_engine::search::arena::wilson(won as u64, total as u64, 1.96);
-        println!(
+        outln!(
             "{}/{}: {player} vs {opponent}: {total} endgames: {won} won, {drawn} drawn, {lost} lost; \
              won {:.1}% [{:.1}%, {:.1}%]; won in {:.1} plies on average, {longest} at most",
             d.id,
@@ -465,10 +470,7 @@ fn endgames(
 /// `--matches`: whole matches of the player against copies of each
 /// opponent, one line per match on stderr and a summary per pairing.
 fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents: &[PlayerSpec]) -> anyhow::Result<()> {
-    println!(
-        "# parlour arena --matches: {} matches, seed {}, a game drawn after {} plies",
-        a.games, a.seed, a.max_plies
-    );
+    outln!("# parlour arena --matches: {} matches, seed {}, a game drawn after {} plies", a.games, a.seed, a.max_plies);
     for &game in games {
         let d = game.description();
         for opponent in opponents {
@@ -495,7 +497,7 @@ fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents
                     played.winners
                 );
             })?;
-            println!("{label}: {tally}");
+            outln!("{label}: {tally}");
         }
     }
     Ok(())
@@ -539,8 +541,8 @@ fn refit(a: &ArenaArgs, path: &std::path::Path) -> anyhow::Result<()> {
             pairings.push(Pairing { a: ia, b: ib, tally });
         }
         let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
-        println!("\n### {}/{}\n", g["game"].as_str().unwrap_or("?"), g["variant"].as_str().unwrap_or("?"));
-        print!("{}", markdown(&rungs, &pairings, &ratings));
+        outln!("\n### {}/{}\n", g["game"].as_str().unwrap_or("?"), g["variant"].as_str().unwrap_or("?"));
+        out!("{}", markdown(&rungs, &pairings, &ratings));
     }
     Ok(())
 }

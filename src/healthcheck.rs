@@ -140,7 +140,7 @@ pub async fn main(args: HealthcheckArgs) -> i32 {
     };
     match check_with(&args.addr, &args.service, Duration::from_millis(args.timeout_ms.max(1)), tls).await {
         Ok(()) => {
-            println!("{label} at {}: SERVING", url(&args.addr));
+            outln!("{label} at {}: SERVING", url(&args.addr));
             0
         }
         Err(why) => {

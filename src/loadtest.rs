@@ -730,7 +730,7 @@ pub async fn write_h2load_bodies(args: &BenchArgs, dir: &std::path::Path) -> any
 pub async fn main(args: BenchArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.h2load_bodies {
         for line in write_h2load_bodies(&args, dir).await? {
-            println!("{line}");
+            outln!("{line}");
         }
         return Ok(());
     }
@@ -743,7 +743,7 @@ pub async fn main(args: BenchArgs) -> anyhow::Result<()> {
         args.connections
     );
     let report = run(&args).await?;
-    print!("{}", report.markdown());
+    out!("{}", report.markdown());
     Ok(())
 }
 

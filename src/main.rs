@@ -1,6 +1,25 @@
 //! The `parlour` binary: parses flags, sets up logging, wires the server.
 //! Its client tools are modules of the binary, not of the library.
 
+/// `println!` for the client tools' reports on stdout: when the reader stops
+/// early (`parlour arena ... | head`) the tool ends quietly, where
+/// `println!` would panic on the broken pipe.
+macro_rules! outln {
+    () => {
+        $crate::report(::std::format_args!(""), true)
+    };
+    ($($t:tt)*) => {
+        $crate::report(::std::format_args!($($t)*), true)
+    };
+}
+
+/// `print!` for the client tools' reports on stdout (see [`outln!`]).
+macro_rules! out {
+    ($($t:tt)*) => {
+        $crate::report(::std::format_args!($($t)*), false)
+    };
+}
+
 mod arena;
 mod healthcheck;
 mod loadtest;
@@ -250,5 +269,21 @@ async fn run() -> anyhow::Result<()> {
             telemetry.shutdown();
             served
         }
+    }
+}
+
+/// Writes a report line to stdout: a closed pipe ends the process with
+/// status 0 (the reader has what it wanted), any other write error with
+/// status 1 and a message on stderr. Never panics.
+fn report(args: std::fmt::Arguments, newline: bool) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let written = o.write_fmt(args).and_then(|()| if newline { o.write_all(b"\n") } else { Ok(()) });
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("parlour: writing the report to stdout: {e}");
+        std::process::exit(1);
     }
 }

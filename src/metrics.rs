@@ -175,9 +175,9 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
         }
         reports.push(report);
     }
-    println!("{}", summary_header());
+    outln!("{}", summary_header());
     for r in &reports {
-        println!("{}", r.summary_row());
+        outln!("{}", r.summary_row());
     }
     let sweeps = sweeps(&reports);
     if let Some(dir) = &a.svg_dir {
@@ -188,10 +188,10 @@ pub fn main(a: MetricsArgs) -> anyhow::Result<()> {
         }
     }
     for s in &sweeps {
-        println!("\n{}", s.markdown());
+        outln!("\n{}", s.markdown());
     }
     for r in &reports {
-        println!("\n{}", r.markdown());
+        outln!("\n{}", r.markdown());
     }
     if let Some(path) = &a.json {
         use parlour_engine::metrics::json::Json;

@@ -17,6 +17,7 @@ mod h2_support;
 
 mod access_log;
 mod api;
+mod cli;
 mod contiguity;
 mod contract;
 mod deploy;
