@@ -5,7 +5,7 @@
 use super::board::{CELLS, DISTANCE, F14, NEIGHBORS};
 use super::moves::destinations;
 use super::{groups, other, Position, Scala, BLACK, FIRST_CELL, GOAL, STONES, WHITE};
-use crate::bits::{bit, flood, Bits};
+use crate::bits::{bit, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
 use std::sync::OnceLock;
 
@@ -187,9 +187,8 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     let occupied = mine | theirs;
     let empty = !occupied;
     let have = mine.count_ones();
-    // A chain from a cell `d` steps from the goal takes `d` stones and one
-    // to land: only cells at most `have - 1` steps away can start it.
-    let longest = have.checked_sub(1)?;
+    // Only minority stones a chain of `have` stones could reach from.
+    let reach = Bits(theirs).map(|c| dist[c as usize] as u32).filter(|&d| d <= have).max()?;
     let t = downhill();
     // cost[c]: the fewest empty cells on a shortest path from c to the
     // goal, c included, the goal not; minority stones block.
@@ -197,7 +196,7 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     let mut cost = [BLOCKED; CELLS];
     for &c in &t.order[g] {
         let d = dist[c as usize] as u32;
-        if d > longest {
+        if d >= reach {
             break;
         }
         if theirs & bit(c) != 0 {
@@ -209,16 +208,10 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
         cost[c as usize] = before.saturating_add(here).min(BLOCKED);
     }
     let downhill_best = |c: u8| Bits(t.down[g][c as usize]).min_by_key(|&n| cost[n as usize]);
-    // The chain may start on any cell next to a smaller-side stone (the
-    // group joins it there whichever way the chain runs), not only one
-    // step nearer the goal than that stone: the fewest stones to bring
-    // first, then the shortest. (A lone stone beside the foot of a
-    // finished chain, e.g. on e5 beside f5, was read as asking for a new
-    // chain up the other side of the hole from e6, and the chain to build
-    // flipped with every step the lone stone took.)
-    let beside = Bits(theirs).fold(0u128, |m, s| m | NEIGHBORS[s as usize]) & !theirs;
-    let mut cell =
-        Bits(beside).filter(|&n| cost[n as usize] < BLOCKED).min_by_key(|&n| (cost[n as usize], dist[n as usize]))?;
+    let mut cell = Bits(theirs)
+        .filter(|&s| dist[s as usize] as u32 <= have && dist[s as usize] > 1)
+        .filter_map(|s| downhill_best(s).filter(|&n| cost[n as usize] < BLOCKED))
+        .min_by_key(|&n| cost[n as usize])?;
     let mut path = 0u128;
     loop {
         path |= bit(cell);
@@ -262,6 +255,7 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     // ending on a cell that touches another stone or a cell of the chain
     // still to fill, passing no empty cell of the chain.
     let holes = path & empty;
+    let scaffold = occupied | holes;
     let forbidden = bit(FIRST_CELL[major as usize]);
     let mut walk = [[FAR; 16]; 16];
     let n_spares = spares.count_ones() as usize;
@@ -271,13 +265,7 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     }
     for (s, from) in Bits(spares).enumerate().take(16) {
         let others = occupied & !bit(from);
-        // Each move must end touching a stone that stays in the group with
-        // the smaller side's stones once this one is lifted (or a cell of
-        // the chain still to fill): stones that hang on the group only
-        // through this one are captured when it leaves, so they are no
-        // footing for its walk.
-        let tethered = flood(theirs, others, &NEIGHBORS);
-        let touch = Bits(tethered | holes).fold(0u128, |m, c| m | NEIGHBORS[c as usize]);
+        let touch = Bits(scaffold & !bit(from)).fold(0u128, |m, c| m | NEIGHBORS[c as usize]);
         let mut seen = bit(from);
         let mut front = bit(from);
         let mut left = all_targets;

@@ -890,20 +890,4 @@ fn regroup_measures_the_walk_along_the_group() {
     assert_eq!(travel("to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12; black=g5"), None);
     // Not an endgame.
     assert_eq!(super::regroup_travel(&g.start()), None);
-    // Zillions game 12 of seed 2 (docs/ai.md, sixth session): the chain
-    // f5-g6-h7-h8-g9-f10-f11-f12-g13 is finished round the right and the
-    // lander is missing; the spares e6 and d7 hang on f5 at the bottom
-    // left. The walk up the left (e6 over d7 to c8, then d8, e9, and e9
-    // over f10 and f12 to e13: 4 moves) leaves d7 and c8 cut off from the
-    // group, captured; the one that keeps the stones goes round the right
-    // of the hole (f6, over g6 to h6, i7, i8, h9, h10, g11, over f12 to
-    // e13: 8). And the chain is read from any cell beside the lone stone,
-    // so it is the same chain whether the lone stone stands on f4, e5 or
-    // g5 (before, from e5 it asked for a new chain up the left, and the
-    // travel changed with every step the lone stone took).
-    let zil = Scala::new(Variant::Zillions);
-    for lone in ["f4", "e5", "g5"] {
-        let t = format!("to_move=white; white=f5,e6,g6,d7,h7,h8,g9,f10,f11,f12,g13; black={lone}");
-        assert_eq!(super::regroup_travel(&pos(&zil, &t)), Some(8), "{t}");
-    }
 }
