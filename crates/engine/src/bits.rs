@@ -46,6 +46,18 @@ pub fn components(set: u128, neighbors: &[u128]) -> Vec<u128> {
     out
 }
 
+/// How many connected components `set` has ([`components`]' length,
+/// without the list).
+pub fn component_count(set: u128, neighbors: &[u128]) -> usize {
+    let mut n = 0;
+    let mut rest = set;
+    while rest != 0 {
+        rest &= !flood(rest & rest.wrapping_neg(), set, neighbors);
+        n += 1;
+    }
+    n
+}
+
 /// The component of `set` containing the cells of `seed`.
 pub fn flood(seed: u128, set: u128, neighbors: &[u128]) -> u128 {
     let mut group = seed & set;

@@ -234,6 +234,17 @@ impl Evaluation {
     }
 }
 
+/// [`Game::parse_legal`] the long way: [`Game::parse_move`], then
+/// [`Game::is_legal`] (the default, and what a game's shortcut falls back
+/// to when its quick reading does not accept the move).
+pub fn parse_then_check<G: Game + ?Sized>(game: &G, pos: &G::Position, text: &str) -> Result<G::Move, RulesError> {
+    let mv = game.parse_move(pos, text)?;
+    if !game.is_legal(pos, mv) {
+        return Err(RulesError::illegal_move(format!("{text} is not a legal move here")));
+    }
+    Ok(mv)
+}
+
 /// The rules of one game in one variant.
 ///
 /// Contract (checked by the shared property tests in [`crate::playout`]):
@@ -318,11 +329,7 @@ pub trait Game: Send + Sync + 'static {
     /// without the second check (issue #25); the answer must be this one
     /// (`tests/is_legal.rs` compares them).
     fn parse_legal(&self, pos: &Self::Position, text: &str) -> Result<Self::Move, RulesError> {
-        let mv = self.parse_move(pos, text)?;
-        if !self.is_legal(pos, mv) {
-            return Err(RulesError::illegal_move(format!("{text} is not a legal move here")));
-        }
-        Ok(mv)
+        parse_then_check(self, pos, text)
     }
 
     /// Appends `mv`'s notation, as [`Game::move_notation`] writes it, to

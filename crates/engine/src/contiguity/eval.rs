@@ -3,7 +3,7 @@
 
 use super::board::NEIGHBORS;
 use super::{destinations, other, Contiguity, Phase, Position, RED, WHITE};
-use crate::bits::{bit, flood, Bits};
+use crate::bits::{bit, component_count, flood, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
 
 /// Whether `set` is one connected group (an empty set is not).
@@ -78,13 +78,7 @@ pub(super) fn evaluate(game: &Contiguity, pos: &Position, cells: bool) -> Evalua
                 crate::bits::components(mine, &NEIGHBORS).into_iter().map(|g| Bits(g).collect()).collect()
             } else {
                 // The count alone: no list of the groups in between.
-                let mut n = 0;
-                let mut left = mine;
-                while left != 0 {
-                    left &= !flood(left & left.wrapping_neg(), mine, &NEIGHBORS);
-                    n += 1;
-                }
-                (0..n).map(|_| Vec::new()).collect()
+                (0..component_count(mine, &NEIGHBORS)).map(|_| Vec::new()).collect()
             };
             let bidder = pos.bidder == Some(p) && pos.phase == Phase::Play;
             PlayerMeasures {
@@ -123,7 +117,7 @@ pub(super) fn heuristic(pos: &Position, player: Player) -> f64 {
     // Fewer groups and more touching pairs are better; compare sides.
     let score = |p: Player| {
         let s = pos.pieces[p as usize];
-        let groups = crate::bits::components(s, &NEIGHBORS).len() as f64;
+        let groups = component_count(s, &NEIGHBORS) as f64;
         let touching: u32 = Bits(s).map(|c| (NEIGHBORS[c as usize] & s).count_ones()).sum();
         -groups + touching as f64 / 8.0
     };
@@ -161,7 +155,7 @@ const CONTRACT_SCALE: f64 = 3.0;
 /// bidder's turn: the tempo) beyond the moves it is expected to need with
 /// the pieces `mine`.
 fn margin(pos: &Position, mine: u128, moves_left: f64, bidder_to_move: bool) -> f64 {
-    let groups = crate::bits::components(mine, &NEIGHBORS).len();
+    let groups = component_count(mine, &NEIGHBORS);
     // One move joins at most four groups (a cell has four neighbours) and
     // seldom more than two: the check (every move of every piece) is made
     // only where it is likely, to keep the evaluation cheap.
@@ -194,7 +188,7 @@ fn margin(pos: &Position, mine: u128, moves_left: f64, bidder_to_move: bool) -> 
 pub(super) fn search_value(pos: &Position, player: Player) -> f64 {
     let base = heuristic(pos, player);
     let (Some(bid), Some(bidder)) = (pos.bid, pos.bidder) else { return base };
-    let groups = |s: u128| crate::bits::components(s, &NEIGHBORS).len() as i32;
+    let groups = |s: u128| component_count(s, &NEIGHBORS) as i32;
     let left = bid as i32 - pos.bidder_moves as i32;
     let worth = |m: f64| CONTRACT_WEIGHT * (m / CONTRACT_SCALE).tanh();
     let for_bidder = match pos.phase {

@@ -208,7 +208,7 @@ impl Game for Contiguity {
     }
 
     fn parse_legal(&self, pos: &Position, text: &str) -> Result<Move, RulesError> {
-        moves::parse_legal(pos, text)
+        moves::quick_legal(pos, text).map_or_else(|| crate::game::parse_then_check(self, pos, text), Ok)
     }
 
     fn move_notation(&self, pos: &Position, mv: Move) -> String {

@@ -175,28 +175,19 @@ pub(super) fn is_legal(pos: &Position, mv: Move) -> bool {
     }
 }
 
-/// `parse_move` then `is_legal` ([`Game::parse_legal`]): a piece move is
-/// read by its two cells and judged by `is_legal` alone, the reasons of
-/// `parse_move` (names, lines, routes) worked out for a refusal only
-/// (issue #25). A legal move is one `parse_move` accepts.
+/// The quick way of [`Game::parse_legal`]: a piece move read by its two
+/// cells and judged by `is_legal` alone; `None` sends the text the long way
+/// (`parse_move`'s reasons, names, lines, routes, are worked out for a
+/// refusal only, issue #25). A legal move is one `parse_move` accepts.
 ///
 /// [`Game::parse_legal`]: crate::game::Game::parse_legal
-pub(super) fn parse_legal(pos: &Position, text: &str) -> Result<Move, RulesError> {
-    if pos.phase == Phase::Play {
-        if let Some((f, t)) = text.split_once('-') {
-            if let (Some(from), Some(to)) = (parse_cell(f), parse_cell(t)) {
-                let mv = Move::Piece { from, to };
-                if is_legal(pos, mv) {
-                    return Ok(mv);
-                }
-            }
-        }
+pub(super) fn quick_legal(pos: &Position, text: &str) -> Option<Move> {
+    if pos.phase != Phase::Play {
+        return None;
     }
-    let mv = parse_move(pos, text)?;
-    if !is_legal(pos, mv) {
-        return Err(RulesError::illegal_move(format!("{text} is not a legal move here")));
-    }
-    Ok(mv)
+    let (f, t) = text.split_once('-')?;
+    let mv = Move::Piece { from: parse_cell(f)?, to: parse_cell(t)? };
+    is_legal(pos, mv).then_some(mv)
 }
 
 fn piece_moves(pos: &Position, player: Player, out: &mut Vec<Move>) {

@@ -637,12 +637,19 @@ pub(super) fn write_notation(mv: Move, out: &mut String) {
 }
 
 pub(super) fn move_details(g: &Scala, pos: &Position, mv: Move) -> MoveDetails {
+    judged_details(g, pos, mv).0
+}
+
+/// A move's details, the stones after it and the verdict on them (what
+/// [`play`] then needs: [`play_described`] judges the board once).
+fn judged_details(g: &Scala, pos: &Position, mv: Move) -> (MoveDetails, [u128; 2], Verdict) {
     let mut d = route_details(pos, mv);
     let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
-    if let Verdict::Keep(keep) = g.judge(after, mv.to) {
+    let verdict = g.judge(after, mv.to);
+    if let Verdict::Keep(keep) = verdict {
         d.captured = Bits((after[0] | after[1]) & !keep).collect();
     }
-    d
+    (d, after, verdict)
 }
 
 /// A move's details but its captures: a step, or a jump with its shortest
@@ -776,12 +783,7 @@ pub(super) fn play(g: &Scala, pos: &mut Position, mv: Move) {
 /// [`move_details`] and then [`play`], the board after the move judged
 /// once (ApplyMove, issue #25).
 pub(super) fn play_described(g: &Scala, pos: &mut Position, mv: Move) -> MoveDetails {
-    let mut d = route_details(pos, mv);
-    let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
-    let verdict = g.judge(after, mv.to);
-    if let Verdict::Keep(keep) = verdict {
-        d.captured = Bits((after[0] | after[1]) & !keep).collect();
-    }
+    let (d, after, verdict) = judged_details(g, pos, mv);
     play_judged(pos, after, verdict);
     d
 }

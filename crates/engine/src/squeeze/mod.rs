@@ -282,7 +282,7 @@ impl Game for Squeeze {
     }
 
     fn parse_legal(&self, pos: &Position, text: &str) -> Result<Move, RulesError> {
-        moves::parse_legal(self, pos, text)
+        moves::quick_legal(self, pos, text).map_or_else(|| crate::game::parse_then_check(self, pos, text), Ok)
     }
 
     fn move_notation(&self, pos: &Position, mv: Move) -> String {

@@ -156,28 +156,20 @@ pub(super) fn is_legal(game: &Squeeze, pos: &Position, mv: Move) -> bool {
     }
 }
 
-/// `parse_move` then `is_legal` ([`Game::parse_legal`]): a king move is
-/// read by its two cells and judged by `is_legal` alone, the reasons of
-/// `parse_move` (the outcome, names, the line) worked out for a refusal
-/// only (issue #25). A legal move is one `parse_move` accepts.
+/// The quick way of [`Game::parse_legal`]: a king move read by its two
+/// cells and judged by `is_legal` alone; `None` sends the text the long way
+/// (`parse_move`'s reasons, the outcome, names, the line, are worked out
+/// for a refusal only, issue #25). A legal move is one `parse_move`
+/// accepts.
 ///
 /// [`Game::parse_legal`]: crate::game::Game::parse_legal
-pub(super) fn parse_legal(game: &Squeeze, pos: &Position, text: &str) -> Result<Move, RulesError> {
-    if pos.phase == Phase::Play {
-        if let Some((f, t)) = text.split_once('-') {
-            if let (Some(from), Some(to)) = (game.geo.parse(f.trim()), game.geo.parse(t.trim())) {
-                let mv = Move::Go { from, to };
-                if is_legal(game, pos, mv) {
-                    return Ok(mv);
-                }
-            }
-        }
+pub(super) fn quick_legal(game: &Squeeze, pos: &Position, text: &str) -> Option<Move> {
+    if pos.phase != Phase::Play {
+        return None;
     }
-    let mv = parse_move(game, pos, text)?;
-    if !is_legal(game, pos, mv) {
-        return Err(RulesError::illegal_move(format!("{text} is not a legal move here")));
-    }
-    Ok(mv)
+    let (f, t) = text.split_once('-')?;
+    let mv = Move::Go { from: game.geo.parse(f.trim())?, to: game.geo.parse(t.trim())? };
+    is_legal(game, pos, mv).then_some(mv)
 }
 
 fn pregame_moves(game: &Squeeze, pos: &Position, out: &mut Vec<Move>) {
