@@ -174,7 +174,7 @@ fn analyze(game: &dyn AnyGame, player: &PlayerSpec, position: &str, seed: u64) -
         Record::parse(position).map_err(|e| anyhow::anyhow!("--analyze: {e}"))?
     };
     let (_, s) = game
-        .suggest(record, &player.budget(game.alpha_beta_scale(), seed))
+        .suggest(record, &player.budget(game.level_scale(), seed))
         .map_err(|e| anyhow::anyhow!("{}/{}: {e}", d.id, d.variant))?;
     outln!(
         "{}/{}: {player}: move {} values {:?} iterations {} proven {}",
@@ -210,7 +210,7 @@ fn replay(game: &dyn AnyGame, a: &PlayerSpec, b: &PlayerSpec, seed: u64, g: u64,
     while state.outcome == Outcome::Ongoing {
         let who = seat_of[state.to_move as usize];
         let (_, s) = game
-            .suggest(state.record.clone(), &players[who].budget(game.alpha_beta_scale(), mix(game_seed, ply)))
+            .suggest(state.record.clone(), &players[who].budget(game.level_scale(), mix(game_seed, ply)))
             .map_err(fail)?;
         outln!(
             "{ply:3} {} {}\n    -> {} values {:?} proven {} it {} pv {:?}",

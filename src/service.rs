@@ -495,7 +495,7 @@ impl Rules for RulesService {
             let engine_budget = self.search_budget(
                 r.budget,
                 &r.level,
-                game.alpha_beta_scale(),
+                game.level_scale(),
                 self.limits.default_search_time,
                 caller_deadline,
                 stop,
@@ -575,14 +575,8 @@ impl Rules for RulesService {
             // No caller deadline applies to a stream's reports; the budget
             // (by default the server's largest search time, within the
             // request timeout) ends it.
-            let budget = self.search_budget(
-                r.budget,
-                &r.level,
-                game.alpha_beta_scale(),
-                self.limits.max_search_time,
-                None,
-                stop,
-            )?;
+            let budget =
+                self.search_budget(r.budget, &r.level, game.level_scale(), self.limits.max_search_time, None, stop)?;
             // The stream ends by budget + grace even if the client does not
             // read it (the transport layer enforces this).
             let stream_end = budget.time_limit.map(|t| {

@@ -9,7 +9,7 @@ use super::RulesService;
 use crate::errors;
 use crate::pb;
 use parlour_engine::front::SuggestBudget;
-use parlour_engine::search::{AlphaBetaScale, Level, Strategy};
+use parlour_engine::search::{Level, LevelScale, Strategy};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,14 +25,14 @@ impl RulesService {
 
     /// The engine budget of a search: the request's budget, then its level
     /// (whose alpha-beta positions follow the game's `scale`,
-    /// [`parlour_engine::AnyGame::alpha_beta_scale`]), then `default_time`;
+    /// [`parlour_engine::AnyGame::level_scale`]), then `default_time`;
     /// capped by the server's limits, the request timeout and the caller's
     /// deadline (less a margin for the answer's trip: [`margin`]).
     pub(super) fn search_budget(
         &self,
         budget: Option<pb::SearchBudget>,
         level: &str,
-        scale: AlphaBetaScale,
+        scale: LevelScale,
         default_time: Duration,
         caller_deadline: Option<Duration>,
         stop: Arc<AtomicBool>,
@@ -45,7 +45,7 @@ impl RulesService {
             })?),
         };
         let asked =
-            if budget.max_iterations == 0 { level.map_or(0, |l| l.max_iterations) } else { budget.max_iterations };
+            if budget.max_iterations == 0 { level.map_or(0, |l| l.iterations(scale)) } else { budget.max_iterations };
         let mut time = match budget.time_limit {
             Some(d) if d.seconds < 0 || d.nanos < 0 => {
                 return Err(errors::bad_argument("budget.time_limit", "the time limit must not be negative"))
@@ -70,7 +70,7 @@ impl RulesService {
         // own iterations: a request's iterations, or the server's cap below
         // the level's, bound that search as they bound the tree search.
         if let Strategy::Mcts(config) = &mut player {
-            if budget.max_iterations != 0 || level.is_none_or(|l| max_iterations != l.max_iterations) {
+            if budget.max_iterations != 0 || level.is_none_or(|l| max_iterations != l.iterations(scale)) {
                 config.ab_nodes = 0;
             }
         }
@@ -153,8 +153,7 @@ mod tests {
             time_limit: Some(prost_types::Duration { seconds: 0, nanos: asked.as_nanos() as i32 }),
             ..Default::default()
         };
-        let b =
-            s.search_budget(Some(budget), "", AlphaBetaScale::Squeeze, Duration::ZERO, caller, Arc::default()).unwrap();
+        let b = s.search_budget(Some(budget), "", LevelScale::Squeeze, Duration::ZERO, caller, Arc::default()).unwrap();
         b.time_limit.unwrap()
     }
 
@@ -180,7 +179,7 @@ mod tests {
         let s = service(Duration::from_secs(30));
         let budget = |level: &str| {
             let b = s
-                .search_budget(None, level, AlphaBetaScale::Squeeze, Duration::from_millis(200), None, Arc::default())
+                .search_budget(None, level, LevelScale::Squeeze, Duration::from_millis(200), None, Arc::default())
                 .unwrap();
             (b.max_iterations, b.time_limit.unwrap())
         };
@@ -191,6 +190,23 @@ mod tests {
         // `hard` and up: their iterations, their cap within the server's.
         assert_eq!(budget("hard"), (10_000, Duration::from_secs(10).min(Limits::default().max_search_time)));
         assert_eq!(budget("master"), (100_000, Limits::default().max_search_time));
+        // Contiguity with bidding: its own iterations from `hard` up.
+        let bidding = |level: &str| {
+            s.search_budget(
+                None,
+                level,
+                LevelScale::ContiguityBidding,
+                Duration::from_millis(200),
+                None,
+                Arc::default(),
+            )
+            .unwrap()
+            .max_iterations
+        };
+        assert_eq!(
+            ["easy", "medium", "hard", "strong", "master"].map(bidding),
+            [300, 3_000, 30_000, 100_000, 300_000.min(Limits::default().max_search_iterations)]
+        );
     }
 
     /// A level's count for the play-phase alpha-beta (the Squeeze family)
@@ -198,7 +214,7 @@ mod tests {
     /// when the request's iterations or the server's cap replace them.
     #[test]
     fn a_levels_alpha_beta_positions_go_with_its_own_iterations() {
-        let scaled = |s: &RulesService, level: &str, scale: AlphaBetaScale, iterations: u64| {
+        let scaled = |s: &RulesService, level: &str, scale: LevelScale, iterations: u64| {
             let budget = pb::SearchBudget { max_iterations: iterations, ..Default::default() };
             let b =
                 s.search_budget(Some(budget), level, scale, Duration::from_millis(200), None, Arc::default()).unwrap();
@@ -208,10 +224,10 @@ mod tests {
             }
         };
         let ab_nodes =
-            |s: &RulesService, level: &str, iterations: u64| scaled(s, level, AlphaBetaScale::Squeeze, iterations);
+            |s: &RulesService, level: &str, iterations: u64| scaled(s, level, LevelScale::Squeeze, iterations);
         let s = service(Duration::from_secs(30));
         for level in parlour_engine::search::LEVELS.iter().filter(|l| l.searches) {
-            for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::HexSwish, AlphaBetaScale::Swish] {
+            for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
                 let want = Some(level.alpha_beta_positions(scale));
                 assert_eq!(scaled(&s, level.name, scale, 0), want, "{} {scale:?}", level.name);
             }
@@ -219,11 +235,11 @@ mod tests {
         assert_eq!(ab_nodes(&s, "hard", 0), Some(300_000));
         // The Swish rules' scales: tenfold higher at the base; square
         // Swish's `hard` a hundredfold over `medium`.
-        assert_eq!(scaled(&s, "easy", AlphaBetaScale::HexSwish, 0), Some(10_000));
-        assert_eq!(scaled(&s, "hard", AlphaBetaScale::HexSwish, 0), Some(1_000_000));
-        assert_eq!(scaled(&s, "easy", AlphaBetaScale::Swish, 0), Some(10_000));
-        assert_eq!(scaled(&s, "hard", AlphaBetaScale::Swish, 0), Some(10_000_000));
-        assert_eq!(scaled(&s, "hard", AlphaBetaScale::Swish, 50), Some(0));
+        assert_eq!(scaled(&s, "easy", LevelScale::HexSwish, 0), Some(10_000));
+        assert_eq!(scaled(&s, "hard", LevelScale::HexSwish, 0), Some(1_000_000));
+        assert_eq!(scaled(&s, "easy", LevelScale::Swish, 0), Some(10_000));
+        assert_eq!(scaled(&s, "hard", LevelScale::Swish, 0), Some(10_000_000));
+        assert_eq!(scaled(&s, "hard", LevelScale::Swish, 50), Some(0));
         assert_eq!(ab_nodes(&s, "beginner", 0), None, "greedy");
         // The request's iterations: they bound both searches.
         assert_eq!(ab_nodes(&s, "hard", 50), Some(0));

@@ -282,7 +282,7 @@ pub(super) async fn analyze_game(
         let budget = svc.search_budget(
             r.budget,
             &r.level,
-            input.game.alpha_beta_scale(),
+            input.game.level_scale(),
             svc.limits.default_search_time,
             None,
             stop.clone(),

@@ -325,7 +325,7 @@ impl<G: Game> Game for Bounded<G> {
         self.game.prefers_alpha_beta(&pos.inner)
     }
 
-    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
-        self.game.alpha_beta_scale()
+    fn level_scale(&self) -> crate::search::level::LevelScale {
+        self.game.level_scale()
     }
 }

@@ -320,9 +320,10 @@ pub trait AnyGame: Send + Sync {
         every: Duration,
         report: &mut dyn FnMut(&Suggestion) -> bool,
     ) -> Result<(StateView, Suggestion), RulesError>;
-    /// The scale of the named levels' alpha-beta positions in this game
-    /// ([`Game::alpha_beta_scale`]).
-    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale;
+    /// The scale of the named levels' budgets in this game (the tree
+    /// search's iterations and the play-phase alpha-beta's positions,
+    /// [`Game::level_scale`]).
+    fn level_scale(&self) -> crate::search::level::LevelScale;
     /// The state after a legal move given by its notation (for a
     /// suggestion's state after).
     fn after(&self, record: Record, notation: &str) -> Result<StateView, RulesError> {
@@ -680,8 +681,8 @@ impl<G: Game> AnyGame for G {
         Game::description(self)
     }
 
-    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
-        Game::alpha_beta_scale(self)
+    fn level_scale(&self) -> crate::search::level::LevelScale {
+        Game::level_scale(self)
     }
 
     fn start(&self) -> StateView {

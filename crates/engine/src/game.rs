@@ -538,12 +538,13 @@ pub trait Game: Send + Sync + 'static {
         false
     }
 
-    /// The scale of the named levels' positions for the play-phase
-    /// alpha-beta in this game ([`crate::search::level`]): the rules
-    /// decide how much search a level needs to beat the one below. By
-    /// default the Squeeze rules' (it matters only where
-    /// [`Game::prefers_alpha_beta`]).
-    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
-        crate::search::level::AlphaBetaScale::Squeeze
+    /// The scale of the named levels' budgets in this game
+    /// ([`crate::search::level`]): the rules decide how much search a level
+    /// needs to beat the one below. By default the Squeeze rules' (the
+    /// alpha-beta's positions matter only where [`Game::prefers_alpha_beta`];
+    /// the tree search's iterations are the same in every game but
+    /// Contiguity with bidding).
+    fn level_scale(&self) -> crate::search::level::LevelScale {
+        crate::search::level::LevelScale::Squeeze
     }
 }

@@ -501,8 +501,7 @@ fn replay_one() {
             break;
         }
         let p = if state.to_move as usize == e.winner { &player } else { &PlayerSpec::Greedy };
-        let (_, s) =
-            game.suggest(state.record.clone(), &p.budget(game.alpha_beta_scale(), mix(seed, ply as u64))).unwrap();
+        let (_, s) = game.suggest(state.record.clone(), &p.budget(game.level_scale(), mix(seed, ply as u64))).unwrap();
         let mv = s.mv.notation;
         let applied = game.apply(state.record.clone(), &parlour_engine::MoveInput::Notation(mv.clone())).unwrap();
         state = applied.state;
@@ -614,7 +613,7 @@ fn new_against_previous() {
             let mut pos = new.start();
             let mut plies = 0;
             while new.outcome(&pos) == Outcome::Ongoing && plies < max_plies {
-                let budget = spec.budget(parlour_engine::Game::alpha_beta_scale(&new), mix(game_seed, plies as u64));
+                let budget = spec.budget(parlour_engine::Game::level_scale(&new), mix(game_seed, plies as u64));
                 let mv = if new.to_move(&pos) == new_seat {
                     parlour_engine::search::suggest(&new, &pos, &budget).unwrap().mv
                 } else {

@@ -285,4 +285,15 @@ impl Game for Contiguity {
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         eval::heuristic(pos, player)
     }
+
+    /// With bidding, `hard` at threefold `medium`'s iterations was not
+    /// distinct from it (both bid alike; only the few plies of play after
+    /// the auction differ) and at tenfold it was: the bidding variant's
+    /// levels take a tenfold step there (docs/ai.md, "Ladder results").
+    fn level_scale(&self) -> crate::search::level::LevelScale {
+        match self.variant {
+            Variant::Bidding => crate::search::level::LevelScale::ContiguityBidding,
+            Variant::Default => crate::search::level::LevelScale::Squeeze,
+        }
+    }
 }

@@ -597,3 +597,13 @@ fn the_contract_is_valued_against_the_moves_a_bidder_needs() {
     // Fewer moves left than groups to join: nearly lost.
     assert_eq!(left(16), -0.9);
 }
+
+/// The bidding variant's levels have their own tree-search scale (a
+/// threefold step from `medium` to `hard` was not distinct there); the
+/// default variant's are the common ones.
+#[test]
+fn the_bidding_variant_has_its_own_level_scale() {
+    use crate::search::level::LevelScale;
+    assert_eq!(bidding().level_scale(), LevelScale::ContiguityBidding);
+    assert_eq!(game().level_scale(), LevelScale::Squeeze);
+}

@@ -94,7 +94,7 @@ fn choose(
         let mv = moves.choose(&mut rng).ok_or_else(|| RulesError::game_over("no move"))?;
         return Ok((mv.notation.clone(), None));
     }
-    let (_, s) = game.suggest(record.clone(), &spec.budget(game.alpha_beta_scale(), seed))?;
+    let (_, s) = game.suggest(record.clone(), &spec.budget(game.level_scale(), seed))?;
     Ok((s.mv.notation, Some(s.values)))
 }
 

@@ -15,7 +15,7 @@
 //! replays exactly.
 
 use super::alphabeta::AlphaBetaConfig;
-use super::{AlphaBetaScale, Leaf, Level, SearchConfig, Strategy};
+use super::{Leaf, Level, LevelScale, SearchConfig, Strategy};
 use crate::error::RulesError;
 use crate::front::{AnyGame, MoveInput};
 use crate::game::{Outcome, Player};
@@ -249,8 +249,8 @@ impl fmt::Display for PlayerSpec {
 
 impl PlayerSpec {
     /// The budget for one move (greedy's for `random`, which needs none),
-    /// in a game whose levels use `scale` ([`AnyGame::alpha_beta_scale`]).
-    pub fn budget(&self, scale: AlphaBetaScale, seed: u64) -> SuggestBudget {
+    /// in a game whose levels use `scale` ([`AnyGame::level_scale`]).
+    pub fn budget(&self, scale: LevelScale, seed: u64) -> SuggestBudget {
         match self {
             PlayerSpec::Random | PlayerSpec::Greedy => {
                 SuggestBudget { seed, player: Strategy::Greedy, ..Default::default() }
@@ -258,7 +258,7 @@ impl PlayerSpec {
             PlayerSpec::Level(l) => SuggestBudget {
                 seed,
                 time_limit: l.time_limit,
-                max_iterations: l.max_iterations,
+                max_iterations: l.iterations(scale),
                 player: l.strategy(scale),
                 ..Default::default()
             },
@@ -286,7 +286,7 @@ impl PlayerSpec {
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             return Ok(moves.choose(&mut rng).expect("an ongoing game has a move").notation.clone());
         }
-        Ok(game.suggest(record, &self.budget(game.alpha_beta_scale(), seed))?.1.mv.notation)
+        Ok(game.suggest(record, &self.budget(game.level_scale(), seed))?.1.mv.notation)
     }
 }
 

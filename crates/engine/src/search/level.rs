@@ -16,8 +16,8 @@
 //! Contiguity `hard` over `medium`), in the alpha-beta a threefold step buys
 //! about a ply and was not, a tenfold one or more was (docs/ai.md, "Ladder
 //! results"). So the alpha-beta's positions rise tenfold a level from a low
-//! base, which depends on the rules ([`AlphaBetaScale`], from
-//! [`crate::game::Game::alpha_beta_scale`]): 3 000 in the Squeeze rules (at
+//! base, which depends on the rules ([`LevelScale`], from
+//! [`crate::game::Game::level_scale`]): 3 000 in the Squeeze rules (at
 //! 1 000 `easy` was not distinct from `beginner` in Swish), 10 000 in the
 //! Swish rules (at 3 000 `easy` was not distinct from `beginner` in
 //! Hex-Swish, at 10 000 it was), where `master` takes a threefold step
@@ -27,6 +27,12 @@
 //! and a hundredfold one (10 million) 29 of 40, distinct; so its `hard`
 //! searches 10 million positions, and `strong` and `master` 30 million
 //! (a hundred million would be over the server's default cap on time).
+//! Contiguity with bidding has a tree-search scale of its own above
+//! `medium`: there `hard` at threefold `medium`'s iterations won 50 of 80
+//! games against it, not distinct (both bid alike, and only the few plies
+//! of play after the auction differ), and at tenfold 32 of 40, distinct;
+//! so its `hard` makes 30 000 iterations, `strong` 100 000 and `master`
+//! 300 000.
 
 use super::{pvs, tactics, SearchConfig, Strategy, SuggestBudget};
 use std::time::Duration;
@@ -40,8 +46,11 @@ pub struct Level {
     /// take long in the slowest game (the iterations are meant to end the
     /// search first); `None`: only the server's cap on time applies.
     pub time_limit: Option<Duration>,
-    /// Iterations; 0 for `beginner`, which does not search.
+    /// Iterations; 0 for `beginner`, which does not search. Every game
+    /// but Contiguity with bidding ([`Level::iterations`]).
     pub max_iterations: u64,
+    /// Iterations in Contiguity with bidding ([`LevelScale::ContiguityBidding`]).
+    pub contiguity_bidding_iterations: u64,
     /// Positions the play-phase alpha-beta makes a move ([`SearchConfig::ab_nodes`]),
     /// in the games that play by it (the Squeeze family), by the rules'
     /// scale ([`Level::alpha_beta_positions`]); 0 for `beginner`.
@@ -50,13 +59,15 @@ pub struct Level {
     pub searches: bool,
 }
 
-/// Which scale of the play-phase alpha-beta's positions a game's levels
-/// use ([`crate::game::Game::alpha_beta_scale`]): the rules decide how
-/// much search it takes to beat the level below.
+/// Which column of the levels' budgets a game uses
+/// ([`crate::game::Game::level_scale`]): the rules decide how much search
+/// it takes to beat the level below. Most games differ only in the
+/// play-phase alpha-beta's positions; Contiguity with bidding differs in
+/// the tree search's iterations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum AlphaBetaScale {
+pub enum LevelScale {
     /// The Squeeze rules (squeeze, hex-squeeze), and every game that does
-    /// not play by alpha-beta.
+    /// not play by alpha-beta and has no scale of its own below.
     #[default]
     Squeeze,
     /// Hex-Swish: one move ahead holds its own against a search of two
@@ -65,6 +76,11 @@ pub enum AlphaBetaScale {
     /// Square Swish: the base of Hex-Swish, and above `medium` a
     /// hundredfold step (a tenfold one was not distinct there).
     Swish,
+    /// Contiguity with bidding: the tree search's iterations take a
+    /// tenfold step from `medium` to `hard` (a threefold one was not
+    /// distinct there: the auction is the same at both, and the few plies
+    /// of play after it need more to tell the levels apart).
+    ContiguityBidding,
 }
 
 /// A level's positions for the play-phase alpha-beta, one count a scale.
@@ -76,9 +92,18 @@ pub struct AlphaBetaPositions {
 }
 
 impl Level {
+    /// The tree search's iterations at this level, in a game of the given
+    /// scale ([`crate::game::Game::level_scale`]); 0 for `beginner`.
+    pub fn iterations(&self, scale: LevelScale) -> u64 {
+        match scale {
+            LevelScale::ContiguityBidding => self.contiguity_bidding_iterations,
+            LevelScale::Squeeze | LevelScale::HexSwish | LevelScale::Swish => self.max_iterations,
+        }
+    }
+
     /// The player this level uses in a game of the given scale
-    /// ([`crate::game::Game::alpha_beta_scale`]).
-    pub fn strategy(&self, scale: AlphaBetaScale) -> Strategy {
+    /// ([`crate::game::Game::level_scale`]).
+    pub fn strategy(&self, scale: LevelScale) -> Strategy {
         if self.searches {
             Strategy::Mcts(SearchConfig { ab_nodes: self.alpha_beta_positions(scale), ..SearchConfig::default() })
         } else {
@@ -88,11 +113,11 @@ impl Level {
 
     /// Positions the play-phase alpha-beta makes a move at this level, in
     /// a game of the given scale; 0 for `beginner`.
-    pub fn alpha_beta_positions(&self, scale: AlphaBetaScale) -> u64 {
+    pub fn alpha_beta_positions(&self, scale: LevelScale) -> u64 {
         match scale {
-            AlphaBetaScale::Squeeze => self.ab_positions.squeeze,
-            AlphaBetaScale::HexSwish => self.ab_positions.hex_swish,
-            AlphaBetaScale::Swish => self.ab_positions.swish,
+            LevelScale::Squeeze | LevelScale::ContiguityBidding => self.ab_positions.squeeze,
+            LevelScale::HexSwish => self.ab_positions.hex_swish,
+            LevelScale::Swish => self.ab_positions.swish,
         }
     }
 
@@ -154,13 +179,18 @@ pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> O
 /// million would be about 14 s there, over the server's default 10 s).
 /// Square Swish's `hard` takes a hundredfold step instead (10 million
 /// positions, about 1.3 s of CPU), so its `strong` and `master` share 30
-/// million and differ there only in the tree search.
+/// million and differ there only in the tree search. Contiguity with
+/// bidding's iterations take a tenfold step to `hard` (30 000, about 1.4 s
+/// of CPU from a mid-game contract), then 100 000 and 300 000 (about 14 s
+/// there: the server's default cap on time cuts it, as it cuts `strong`
+/// and `master` in Shoulder to Shoulder).
 pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
         summary: "one move ahead: wins at once when it can, else the move the game's heuristic likes best",
         time_limit: None,
         max_iterations: 0,
+        contiguity_bidding_iterations: 0,
         ab_positions: AlphaBetaPositions { squeeze: 0, hex_swish: 0, swish: 0 },
         searches: false,
     },
@@ -169,6 +199,7 @@ pub const LEVELS: [Level; 6] = [
         summary: "a short search: 300 iterations (the Squeeze family's play: 3 000 positions, 10 000 in the Swish rules)",
         time_limit: None,
         max_iterations: 300,
+        contiguity_bidding_iterations: 300,
         ab_positions: AlphaBetaPositions { squeeze: 3_000, hex_swish: 10_000, swish: 10_000 },
         searches: true,
     },
@@ -177,30 +208,34 @@ pub const LEVELS: [Level; 6] = [
         summary: "3 000 iterations (the Squeeze family's play: 30 000 positions, 100 000 in the Swish rules)",
         time_limit: None,
         max_iterations: 3_000,
+        contiguity_bidding_iterations: 3_000,
         ab_positions: AlphaBetaPositions { squeeze: 30_000, hex_swish: 100_000, swish: 100_000 },
         searches: true,
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (the Squeeze family's play: 300 000 positions, 1 000 000 in Hex-Swish, 10 000 000 in Swish; at most 10 s)",
+        summary: "10 000 iterations (30 000 in Contiguity with bidding; the Squeeze family's play: 300 000 positions, 1 000 000 in Hex-Swish, 10 000 000 in Swish; at most 10 s)",
         time_limit: Some(Duration::from_secs(10)),
         max_iterations: 10_000,
+        contiguity_bidding_iterations: 30_000,
         ab_positions: AlphaBetaPositions { squeeze: 300_000, hex_swish: 1_000_000, swish: 10_000_000 },
         searches: true,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "30 000 iterations (100 000 in Contiguity with bidding; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(30)),
         max_iterations: 30_000,
+        contiguity_bidding_iterations: 100_000,
         ab_positions: AlphaBetaPositions { squeeze: 3_000_000, hex_swish: 10_000_000, swish: 30_000_000 },
         searches: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "100 000 iterations (300 000 in Contiguity with bidding; the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(120)),
         max_iterations: 100_000,
+        contiguity_bidding_iterations: 300_000,
         ab_positions: AlphaBetaPositions { squeeze: 30_000_000, hex_swish: 30_000_000, swish: 30_000_000 },
         searches: true,
     },

@@ -33,7 +33,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use level::{AlphaBetaScale, Level, LEVELS};
+pub use level::{Level, LevelScale, LEVELS};
 pub use mcts::{Leaf, Mcts, SearchConfig};
 
 /// The most search-tree nodes a call holds when the budget sets no cap

@@ -315,7 +315,7 @@ fn a_single_legal_move_is_answered_at_once() {
 fn levels_are_named_weakest_first() {
     assert_eq!(Level::named("Strong").unwrap().name, "strong");
     assert!(Level::named("grandmaster").is_none());
-    assert_eq!(Level::named("beginner").unwrap().strategy(AlphaBetaScale::Squeeze), Strategy::Greedy);
+    assert_eq!(Level::named("beginner").unwrap().strategy(LevelScale::Squeeze), Strategy::Greedy);
     assert!(Level::names().starts_with("beginner, easy"));
 }
 
@@ -334,6 +334,24 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
         }
     }
     assert_eq!(Level::named("hard").unwrap().max_iterations, 10_000);
+    // Contiguity with bidding: tenfold from `medium` to `hard` (threefold
+    // was not distinct there: docs/ai.md), then threefold a level; every
+    // other game's iterations are the common ones. That game makes over
+    // 20 000 iterations a second, so a cap leaves it a tenth of a
+    // millisecond an iteration.
+    let bidding: Vec<u64> = searching.iter().map(|l| l.iterations(LevelScale::ContiguityBidding)).collect();
+    assert_eq!(bidding, [300, 3_000, 30_000, 100_000, 300_000]);
+    assert!(bidding.windows(2).all(|w| w[1] >= 3 * w[0]));
+    assert!(searching.iter().zip(&bidding).all(|(l, b)| *b >= l.max_iterations));
+    for l in &searching {
+        if let Some(t) = l.time_limit {
+            assert!(t.as_micros() as u64 >= 100 * l.iterations(LevelScale::ContiguityBidding), "{}", l.name);
+        }
+        for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
+            assert_eq!(l.iterations(scale), l.max_iterations, "{} {scale:?}", l.name);
+        }
+    }
+    assert_eq!(Level::named("beginner").unwrap().iterations(LevelScale::ContiguityBidding), 0);
     // The play-phase alpha-beta's own scale: tenfold a level (a threefold
     // step buys it about a ply, not shown distinct: docs/ai.md), from
     // 3 000 positions in the Squeeze rules and 10 000 in the Swish rules
@@ -343,20 +361,20 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     // tenfold step was not distinct there), so its `strong` and `master`
     // share the cap's 30 million.
     let positions = |scale| searching.iter().map(|l| l.alpha_beta_positions(scale)).collect::<Vec<u64>>();
-    let squeeze = positions(AlphaBetaScale::Squeeze);
+    let squeeze = positions(LevelScale::Squeeze);
     assert_eq!(squeeze, [3_000, 30_000, 300_000, 3_000_000, 30_000_000]);
     assert!(squeeze.windows(2).all(|w| w[1] >= 10 * w[0]));
-    let hex_swish = positions(AlphaBetaScale::HexSwish);
+    let hex_swish = positions(LevelScale::HexSwish);
     assert_eq!(hex_swish, [10_000, 100_000, 1_000_000, 10_000_000, 30_000_000]);
     assert!(hex_swish[..4].windows(2).all(|w| w[1] >= 10 * w[0]));
     assert!(hex_swish.windows(2).all(|w| w[1] >= 3 * w[0]));
-    let swish = positions(AlphaBetaScale::Swish);
+    let swish = positions(LevelScale::Swish);
     assert_eq!(swish, [10_000, 100_000, 10_000_000, 30_000_000, 30_000_000]);
     assert!(swish[..3].windows(2).all(|w| w[1] >= 10 * w[0]));
     assert!(swish.windows(2).all(|w| w[1] >= w[0]));
     assert!(squeeze.iter().zip(&hex_swish).all(|(a, b)| a <= b), "the Swish rules search at least as much");
     assert!(hex_swish.iter().zip(&swish).all(|(a, b)| a <= b), "square Swish at least as much as Hex-Swish");
-    for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::HexSwish, AlphaBetaScale::Swish] {
+    for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
         assert_eq!(Level::named("beginner").unwrap().alpha_beta_positions(scale), 0);
     }
 }
@@ -367,7 +385,7 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
 #[test]
 fn a_levels_alpha_beta_positions_become_the_fewest_iterations_that_make_them() {
     for level in super::level::LEVELS.iter().filter(|l| l.searches) {
-        for scale in [AlphaBetaScale::Squeeze, AlphaBetaScale::HexSwish, AlphaBetaScale::Swish] {
+        for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
             let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
             let want = level.alpha_beta_positions(scale);
             assert_eq!(config.ab_nodes, want);
@@ -397,10 +415,10 @@ fn a_level_plays_the_squeeze_family_by_its_alpha_beta_positions() {
     // The `mid` positions of squeeze/positions.txt: play, no quick win.
     let squeeze = Bounded::new(Squeeze::new(GameId::Squeeze));
     let swish = Bounded::new(Squeeze::new(GameId::Swish));
-    assert_eq!(squeeze.alpha_beta_scale(), AlphaBetaScale::Squeeze);
-    assert_eq!(Squeeze::new(GameId::HexSqueeze).alpha_beta_scale(), AlphaBetaScale::Squeeze);
-    assert_eq!(swish.alpha_beta_scale(), AlphaBetaScale::Swish);
-    assert_eq!(Squeeze::new(GameId::HexSwish).alpha_beta_scale(), AlphaBetaScale::HexSwish);
+    assert_eq!(squeeze.level_scale(), LevelScale::Squeeze);
+    assert_eq!(Squeeze::new(GameId::HexSqueeze).level_scale(), LevelScale::Squeeze);
+    assert_eq!(swish.level_scale(), LevelScale::Swish);
+    assert_eq!(Squeeze::new(GameId::HexSwish).level_scale(), LevelScale::HexSwish);
     let squeeze_mid = "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50";
     let swish_mid = "to_move=black; white=d3,e4; black=d2,a6; stones=f3,b4,g4,b5,c5,d5,f5,g5,b6,d6,e6,f6,b7,d7,e7,f7; captured=white:2,black:1; setter=black; ply=30";
     for (game, text, name) in
@@ -412,11 +430,11 @@ fn a_level_plays_the_squeeze_family_by_its_alpha_beta_positions() {
         let b = SuggestBudget {
             seed: 3,
             max_iterations: level.max_iterations,
-            player: level.strategy(game.alpha_beta_scale()),
+            player: level.strategy(game.level_scale()),
             ..Default::default()
         };
         let s = suggest(game, &pos, &b).unwrap();
-        let want = level.alpha_beta_positions(game.alpha_beta_scale());
+        let want = level.alpha_beta_positions(game.level_scale());
         assert!(!s.proven, "{name}: the position is not decided within the budget");
         assert!(
             s.iterations >= want && s.iterations <= want + want / 100 + 100,

@@ -382,11 +382,11 @@ impl Game for Squeeze {
     /// The Swish rules need a larger search than the Squeeze rules to beat
     /// one move ahead, and square Swish a hundredfold step for `hard` to
     /// beat `medium` (docs/ai.md, "Ladder results").
-    fn alpha_beta_scale(&self) -> crate::search::level::AlphaBetaScale {
+    fn level_scale(&self) -> crate::search::level::LevelScale {
         match self.id {
-            GameId::Swish => crate::search::level::AlphaBetaScale::Swish,
-            GameId::HexSwish => crate::search::level::AlphaBetaScale::HexSwish,
-            GameId::Squeeze | GameId::HexSqueeze => crate::search::level::AlphaBetaScale::Squeeze,
+            GameId::Swish => crate::search::level::LevelScale::Swish,
+            GameId::HexSwish => crate::search::level::LevelScale::HexSwish,
+            GameId::Squeeze | GameId::HexSqueeze => crate::search::level::LevelScale::Squeeze,
         }
     }
 }
