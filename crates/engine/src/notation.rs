@@ -321,7 +321,10 @@ impl<'a> Pairs<'a> {
                 return Err(too_many_keys());
             }
             let tag = key_tag(k);
-            if (0..pairs.len).any(|i| (i >= INLINE_PAIRS || pairs.tags[i] == tag) && same(pairs.at(i).0, k)) {
+            // A key whose tag's bit is not yet present is new (most are).
+            if pairs.present & tag_bit(tag) != 0
+                && (0..pairs.len).any(|i| (i >= INLINE_PAIRS || pairs.tags[i] == tag) && same(pairs.at(i).0, k))
+            {
                 return Err(given_twice(k));
             }
             pairs.push((k, v));
@@ -353,18 +356,19 @@ impl<'a> Pairs<'a> {
         if self.present & tag_bit(tag) == 0 {
             return None;
         }
-        let mut i = self.next;
-        for _ in 0..n {
-            if i >= n {
-                i = 0;
-            }
-            let maybe = i >= INLINE_PAIRS || self.tags[i] == tag;
-            if maybe && self.taken & (1 << i) == 0 && same(self.at(i).0, key) {
+        let open = |i: usize| self.taken & (1 << i) == 0 && same(self.at(i).0, key);
+        // The pair after the one taken last first, then the inline pairs'
+        // tags in one plain scan (no wrap-around to keep), then the rest.
+        let i = self.next;
+        if i < n.min(INLINE_PAIRS) && self.tags[i] == tag && open(i) {
+            return Some(i);
+        }
+        for (i, &t) in self.tags[..n.min(INLINE_PAIRS)].iter().enumerate() {
+            if t == tag && open(i) {
                 return Some(i);
             }
-            i += 1;
         }
-        None
+        (INLINE_PAIRS..n).find(|&i| open(i))
     }
 
     /// The value of `key`, without consuming it.
