@@ -1193,7 +1193,7 @@ mod tests {
             let set = match i % 5 {
                 0 => u128::MAX >> (seed % 128),
                 1 => 0,
-                _ => u128::from(seed) * u128::from(seed >> 3) ^ u128::from(seed) << 64,
+                _ => (u128::from(seed) * u128::from(seed >> 3)) ^ (u128::from(seed) << 64),
             };
             let (mut a, mut b) = (String::from("k="), String::from("k="));
             push_packed(&mut a, set, &table);

@@ -129,7 +129,7 @@ mod tests {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let set = if i == 0 { all } else { (u128::from(seed) << 40 ^ u128::from(seed.rotate_left(9))) & all };
+            let set = if i == 0 { all } else { ((u128::from(seed) << 40) ^ u128::from(seed.rotate_left(9))) & all };
             let (mut a, mut b) = (String::from("white="), String::from("white="));
             super::push_list(&mut a, set);
             super::push_names(&mut b, set, |c| super::NAMES[c as usize]);
