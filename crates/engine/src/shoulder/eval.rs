@@ -230,7 +230,12 @@ pub(super) fn result_reason(g: &ShoulderToShoulder, pos: &Position) -> Option<&'
 }
 
 pub(super) fn match_standing(g: &ShoulderToShoulder, pos: &Position) -> Option<MatchStanding> {
-    if outcome(g, pos).is_over() {
+    match_standing_if(g, pos, outcome(g, pos).is_over())
+}
+
+/// [`match_standing`] given whether the game is over.
+pub(super) fn match_standing_if(g: &ShoulderToShoulder, pos: &Position, over: bool) -> Option<MatchStanding> {
+    if over {
         return evaluate(g, pos, false).match_standing;
     }
     Some(MatchStanding {

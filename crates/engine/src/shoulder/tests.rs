@@ -1518,3 +1518,50 @@ fn quick_readers_are_the_general_ones() {
     }
     assert!(answered > 10_000, "answered {answered}");
 }
+
+/// `match_standing_given` with the position's outcome is `match_standing`
+/// (issue #25: the views hand on the outcome they know), for the game and
+/// for it within bounds (a ply limit reached on some positions), along
+/// random playouts of both variants to their end, over matches.
+#[test]
+fn match_standing_given_the_outcome_is_match_standing() {
+    let mut over = 0;
+    for (g, seeds) in [(three(), 0..8u64), (two(), 100..108)] {
+        let bounded = Bounded::new(ShoulderToShoulder::new(g.variant()));
+        for seed in seeds {
+            let mut pos = g.start_of_game(1 + (seed % 2) as u8, 3, [seed as u32 % 5, 2, 0]);
+            for ply in 0..400u32 {
+                let o = g.outcome(&pos);
+                over += o.is_over() as u32;
+                assert_eq!(g.match_standing_given(&pos, &o), g.match_standing(&pos));
+                let text = format!("{}; ply={ply}; max_plies={}", g.to_record(&pos).text(), 1 + seed as u32 * 17 % 60);
+                if let Ok(b) = bounded.from_record(Record::parse(&text).unwrap()) {
+                    let o = bounded.outcome(&b);
+                    assert_eq!(bounded.match_standing_given(&b, &o), bounded.match_standing(&b), "{text}");
+                }
+                let mut moves = Vec::new();
+                g.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                // Every other move the one leaving the mover fewest groups,
+                // so that games end (connected) and their standings count.
+                let me = pos.to_move as usize;
+                let m = if ply % 2 == 0 {
+                    *moves
+                        .iter()
+                        .min_by_key(|&&m| {
+                            let mut after = pos;
+                            g.play(&mut after, m);
+                            g.groups(after.pieces[me]).len()
+                        })
+                        .unwrap()
+                } else {
+                    moves[(seed as usize * 7 + ply as usize) % moves.len()]
+                };
+                g.play(&mut pos, m);
+            }
+        }
+    }
+    assert!(over > 0, "no game ended");
+}
