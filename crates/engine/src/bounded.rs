@@ -272,6 +272,17 @@ impl<G: Game> Game for Bounded<G> {
         self.game.match_standing(&pos.inner)
     }
 
+    /// Within the bounds the outcome is the game's own, so it is handed
+    /// on; past them (a resignation, the ply limit) the game's own is
+    /// not known, and the game works it out.
+    fn match_standing_given(&self, pos: &Self::Position, outcome: &Outcome) -> Option<MatchStanding> {
+        if Self::limit_reached(pos) {
+            self.game.match_standing(&pos.inner)
+        } else {
+            self.game.match_standing_given(&pos.inner, outcome)
+        }
+    }
+
     fn evaluate(&self, pos: &Self::Position) -> Evaluation {
         self.evaluate_with(pos, true)
     }

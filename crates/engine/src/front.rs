@@ -348,7 +348,8 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
 /// call (issue #25; in Contiguity and Shoulder to Shoulder it is a
 /// connectivity check); the piece list only when `shown` asks for it.
 pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome, shown: Shown) -> StateView {
-    view_known(game, pos, outcome, game.match_standing(pos), shown)
+    let standing = game.match_standing_given(pos, &outcome);
+    view_known(game, pos, outcome, standing, shown)
 }
 
 /// [`view_with`] of a position whose match standing is known too (an

@@ -491,6 +491,16 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// [`Game::match_standing`] of a position whose outcome the caller
+    /// knows (`outcome`, as [`Game::outcome`] answers it): a game whose
+    /// standing depends on whether the game is over need not work that
+    /// out again (Shoulder to Shoulder: three floods and a move search,
+    /// issue #25). The same standing.
+    fn match_standing_given(&self, pos: &Self::Position, outcome: &Outcome) -> Option<MatchStanding> {
+        let _ = outcome;
+        self.match_standing(pos)
+    }
+
     /// A quick static estimate of how good `pos` is for `player`, in
     /// `[-1, 1]` (1 = won). Used by the baseline player and search.
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {

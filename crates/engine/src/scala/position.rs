@@ -85,11 +85,24 @@ pub(super) fn read(g: &Scala, mut r: Pairs<'_>) -> Result<Position, RulesError> 
     Ok(Position { stones, to_move, loser })
 }
 
+/// The board's names packed for [`crate::notation::push_packed`].
+static PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&NAMES);
+
+/// Appends the names of the stones of `set`, comma-separated, as
+/// [`push_names`] does (from the packed table: issue #25).
+#[inline]
+fn push_list(out: &mut String, set: u128) {
+    match &PACKED {
+        Some(p) => crate::notation::push_packed(out, set, p),
+        None => push_names(out, set, |c| NAMES[c as usize]),
+    }
+}
+
 /// Writes a position's pairs, into a record or straight into its text.
 pub(super) fn write<S: Sink>(pos: &Position, r: &mut S) {
     r.pair_str("to_move", PLAYER_NAMES[pos.to_move as usize]);
-    r.pair("white", |o| push_names(o, pos.stones[0], |c| NAMES[c as usize]));
-    r.pair("black", |o| push_names(o, pos.stones[1], |c| NAMES[c as usize]));
+    r.pair("white", |o| push_list(o, pos.stones[0]));
+    r.pair("black", |o| push_list(o, pos.stones[1]));
     if let Some(l) = pos.loser {
         r.pair_str("loser", PLAYER_NAMES[l as usize]);
     }
@@ -102,4 +115,25 @@ pub(super) fn pieces(pos: &Position) -> Vec<PieceAt> {
             PieceAt { cell, owner: Owner::Player(p), kind: "stone" }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// `push_list` (packed names, issue #25) writes what `push_names` wrote,
+    /// for random sets of stones and the full board.
+    #[test]
+    fn push_list_is_push_names() {
+        let all = (1u128 << super::NAMES.len()) - 1;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..3_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let set = if i == 0 { all } else { ((u128::from(seed) << 40) ^ u128::from(seed.rotate_left(9))) & all };
+            let (mut a, mut b) = (String::from("white="), String::from("white="));
+            super::push_list(&mut a, set);
+            super::push_names(&mut b, set, |c| super::NAMES[c as usize]);
+            assert_eq!(a, b);
+        }
+    }
 }

@@ -138,6 +138,9 @@ const fn by_letter_number(names: &[&str]) -> Option<[u8; 26 * 16]> {
     Some(table)
 }
 
+/// The built board's names packed for [`crate::notation::push_packed`].
+static PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&NAMES);
+
 /// FNV-1a of a cell name, as the builder hashes it for [`Board::by_hash`].
 fn name_hash(name: &[u8]) -> usize {
     let mut h: u32 = 0x811c_9dc5;
@@ -197,6 +200,67 @@ impl Board {
 
     pub fn name(&self, c: u8) -> &'static str {
         self.names[c as usize]
+    }
+
+    /// Whether this is the built board (the tests build others).
+    #[inline]
+    fn is_built(&self) -> bool {
+        std::ptr::eq(self.names.as_ptr(), NAMES.as_ptr())
+    }
+
+    /// The cells of a list written as a position's text writes it: names
+    /// of a letter and a number (`a1,b5,m11`), one comma between, nothing
+    /// else, none of them doubled or in `taken`. `None` for anything else
+    /// (spaces, empty items, unknown or doubled names, another board), which
+    /// [`crate::notation::parse_cells`] then reads, with its errors: for
+    /// what this accepts it gives the same cells (issue #25: a position
+    /// names every piece, and the general reader spent about 100
+    /// instructions a name).
+    #[inline]
+    pub fn quick_cells(&self, value: &str, taken: u128) -> Option<u128> {
+        let table = BY_LETTER_NUMBER.as_ref()?;
+        if !self.is_built() {
+            return None;
+        }
+        let b = value.as_bytes();
+        let mut set = 0u128;
+        let mut i = 0;
+        loop {
+            let (l, d) = (*b.get(i)?, *b.get(i + 1)?);
+            if !l.is_ascii_lowercase() || !(b'1'..=b'9').contains(&d) {
+                return None;
+            }
+            let mut n = (d - b'0') as usize;
+            i += 2;
+            if n == 1 {
+                if let Some(&e @ b'0'..=b'5') = b.get(i) {
+                    n = 10 + (e - b'0') as usize;
+                    i += 1;
+                }
+            }
+            let c = table[(l - b'a') as usize * 16 + n].checked_sub(1)?;
+            let m = bit(c);
+            if (set | taken) & m != 0 {
+                return None;
+            }
+            set |= m;
+            match b.get(i) {
+                None => return Some(set),
+                Some(b',') => i += 1,
+                Some(_) => return None,
+            }
+        }
+    }
+
+    /// Appends the names of the cells of `set`, comma-separated, as
+    /// [`crate::notation::push_names`] does (the built board's from its
+    /// packed table).
+    #[inline]
+    pub fn push_list(&self, out: &mut String, set: u128) {
+        match &PACKED {
+            Some(p) if self.is_built() => crate::notation::push_packed(out, set, p),
+            _ => crate::notation::push_names(out, set, |c| self.name(c)),
+        }
     }
 
     /// The cells a straight move from `from` can reach in direction `d`,

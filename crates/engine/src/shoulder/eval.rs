@@ -176,7 +176,9 @@ pub(super) fn outcome(g: &ShoulderToShoulder, pos: &Position) -> Outcome {
 pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> Evaluation {
     // Each seat's groups once: the winner ([`ShoulderToShoulder::winner`]:
     // one group), the outcome ([`outcome`]) and the measures read them.
-    let groups: Vec<Vec<u128>> = (0..g.seats()).map(|p| g.groups(pos.pieces[p as usize])).collect();
+    // An array, not a `Vec` of them: one allocation less a call.
+    let seats = g.seats() as usize;
+    let groups: [Vec<u128>; 3] = std::array::from_fn(|p| if p < seats { g.groups(pos.pieces[p]) } else { Vec::new() });
     let winner = (0..g.seats()).find(|&p| groups[p as usize].len() == 1);
     let outcome = match winner {
         Some(w) => Outcome::Won(vec![w]),
@@ -184,7 +186,7 @@ pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> E
         None => Outcome::Drawn,
     };
     let over = outcome.is_over();
-    let mut totals = Vec::new();
+    let mut totals = Vec::with_capacity(seats);
     let players = (0..g.seats())
         .zip(groups)
         .map(|(p, groups)| {
@@ -228,7 +230,12 @@ pub(super) fn result_reason(g: &ShoulderToShoulder, pos: &Position) -> Option<&'
 }
 
 pub(super) fn match_standing(g: &ShoulderToShoulder, pos: &Position) -> Option<MatchStanding> {
-    if outcome(g, pos).is_over() {
+    match_standing_if(g, pos, outcome(g, pos).is_over())
+}
+
+/// [`match_standing`] given whether the game is over.
+pub(super) fn match_standing_if(g: &ShoulderToShoulder, pos: &Position, over: bool) -> Option<MatchStanding> {
+    if over {
         return evaluate(g, pos, false).match_standing;
     }
     Some(MatchStanding {

@@ -256,6 +256,10 @@ impl Game for ShoulderToShoulder {
         eval::match_standing(self, pos)
     }
 
+    fn match_standing_given(&self, pos: &Position, outcome: &Outcome) -> Option<MatchStanding> {
+        eval::match_standing_if(self, pos, outcome.is_over())
+    }
+
     fn next_game(&self, finished: &Position) -> Result<Position, RulesError> {
         eval::next_game(self, finished)
     }

@@ -1430,3 +1430,138 @@ fn parse_move_with_the_piece_move_shortcut_is_the_old_one() {
     }
     assert!(tried > 100_000 && accepted > 1_000, "{tried} texts, {accepted} accepted");
 }
+
+/// The quick readers of a position's text (issue #25: `Board::quick_cells`,
+/// `quick_penalties`) against the general ones they stand in for
+/// (`parse_cells`, `parse_penalties_listed`), and `Board::push_list`
+/// against `push_names`: along random walks of both variants, every piece
+/// list and penalties text as written and altered (spaces, empty items,
+/// doubled, unknown and misspelt names, other cells taken, numbers too
+/// long: ten digits are left to the general reader). Where a quick reader answers it must answer as the general one;
+/// it must answer for every text as written.
+#[test]
+fn quick_readers_are_the_general_ones() {
+    use crate::notation::{parse_cells, push_names};
+    let mut answered = 0;
+    for (g, seeds) in [(three(), 0..12u64), (two(), 100..112)] {
+        let b = g.board;
+        for seed in seeds {
+            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut next = |n: usize| {
+                rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (rng >> 33) as usize % n
+            };
+            let mut pos = g.start();
+            for ply in 0..120 {
+                for k in 0..3 {
+                    let set = pos.pieces[k];
+                    let mut written = String::new();
+                    b.push_list(&mut written, set);
+                    let mut old = String::new();
+                    push_names(&mut old, set, |c| b.name(c));
+                    assert_eq!(written, old);
+                    let others = pos.occupied() & !set;
+                    let mut texts = vec![written.clone(), format!("{written},"), format!(",{written}")];
+                    texts.push(written.replacen(',', ", ", 1));
+                    texts.push(written.replacen(',', ",,", 1));
+                    texts.push(format!("{written},{}", written.split(',').next().unwrap_or("")));
+                    for bad in ["a16", "a0", "z1", "a10", "m12", "A1", "a1a", "1a", "a", "a01", "m11", "g6"] {
+                        texts.push(format!("{written},{bad}"));
+                        texts.push(format!("{bad},{written}"));
+                    }
+                    for taken in [0, others, bit(next(b.len()) as u8), b.all() & !set] {
+                        for t in &texts {
+                            let mut occ = taken;
+                            let general = parse_cells("red", t, &mut occ, |n| b.cell(n));
+                            match b.quick_cells(t, taken) {
+                                Some(q) => {
+                                    answered += 1;
+                                    assert_eq!(general.as_ref().ok(), Some(&q), "{t}");
+                                }
+                                None => assert!(t != &written || general.is_err() || set == 0, "{t}"),
+                            }
+                        }
+                    }
+                }
+                // Penalties as written (a match at a random game) and altered.
+                let mut pen = pos;
+                for p in 0..g.seats() as usize {
+                    pen.penalties[p] = [0, 3, 12, 99, 999_999_999][next(5)];
+                }
+                let text = g.to_record(&pen).get("penalties").unwrap_or_default().to_string();
+                let mut texts =
+                    vec![text.clone(), text.replace(':', ": "), format!("{text},"), text.replace("red", "blue")];
+                texts.push(text.split(',').rev().collect::<Vec<_>>().join(","));
+                texts.push(text.replacen(":0", ":00", 1));
+                texts.push(text.replacen(":0", ":+0", 1));
+                // Ten digits: left to the general reader (in range or not).
+                texts.push(text.replacen(":0", ":9999999999", 1));
+                texts.push(text.replacen(":0", ":4000000000", 1));
+                texts.push(text.replacen(":0", ":", 1));
+                texts.push(text.replacen(",", ",red:1,", 1));
+                texts.push(format!("{text},blue:0"));
+                for t in &texts {
+                    let general = g.parse_penalties_listed(t);
+                    match g.quick_penalties(t) {
+                        Some(q) => assert_eq!(general.as_ref().ok(), Some(&q), "{t}"),
+                        None => assert!(t != &text || general.is_err(), "{t}"),
+                    }
+                }
+                let mut moves = Vec::new();
+                g.legal_moves(&pos, &mut moves);
+                if moves.is_empty() || ply == 119 {
+                    break;
+                }
+                g.play(&mut pos, moves[next(moves.len())]);
+            }
+        }
+    }
+    assert!(answered > 10_000, "answered {answered}");
+}
+
+/// `match_standing_given` with the position's outcome is `match_standing`
+/// (issue #25: the views hand on the outcome they know), for the game and
+/// for it within bounds (a ply limit reached on some positions), along
+/// random playouts of both variants to their end, over matches.
+#[test]
+fn match_standing_given_the_outcome_is_match_standing() {
+    let mut over = 0;
+    for (g, seeds) in [(three(), 0..8u64), (two(), 100..108)] {
+        let bounded = Bounded::new(ShoulderToShoulder::new(g.variant()));
+        for seed in seeds {
+            let mut pos = g.start_of_game(1 + (seed % 2) as u8, 3, [seed as u32 % 5, 2, 0]);
+            for ply in 0..400u32 {
+                let o = g.outcome(&pos);
+                over += o.is_over() as u32;
+                assert_eq!(g.match_standing_given(&pos, &o), g.match_standing(&pos));
+                let text = format!("{}; ply={ply}; max_plies={}", g.to_record(&pos).text(), 1 + seed as u32 * 17 % 60);
+                if let Ok(b) = bounded.from_record(Record::parse(&text).unwrap()) {
+                    let o = bounded.outcome(&b);
+                    assert_eq!(bounded.match_standing_given(&b, &o), bounded.match_standing(&b), "{text}");
+                }
+                let mut moves = Vec::new();
+                g.legal_moves(&pos, &mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                // Every other move the one leaving the mover fewest groups,
+                // so that games end (connected) and their standings count.
+                let me = pos.to_move as usize;
+                let m = if ply % 2 == 0 {
+                    *moves
+                        .iter()
+                        .min_by_key(|&&m| {
+                            let mut after = pos;
+                            g.play(&mut after, m);
+                            g.groups(after.pieces[me]).len()
+                        })
+                        .unwrap()
+                } else {
+                    moves[(seed as usize * 7 + ply as usize) % moves.len()]
+                };
+                g.play(&mut pos, m);
+            }
+        }
+    }
+    assert!(over > 0, "no game ended");
+}

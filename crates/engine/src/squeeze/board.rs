@@ -68,6 +68,24 @@ impl Geometry {
         self.names[c as usize]
     }
 
+    /// Appends the names of the cells of `set`, comma-separated, as
+    /// [`crate::notation::push_names`] does (the two built boards' from
+    /// their packed tables: issue #25).
+    #[inline]
+    pub fn push_list(&self, out: &mut String, set: u64) {
+        let packed = if std::ptr::eq(self.names.as_ptr(), SQUARE_NAMES.as_ptr()) {
+            SQUARE_PACKED.as_ref()
+        } else if std::ptr::eq(self.names.as_ptr(), HEX_NAMES.as_ptr()) {
+            HEX_PACKED.as_ref()
+        } else {
+            None
+        };
+        match packed {
+            Some(p) => crate::notation::push_packed(out, u128::from(set), p),
+            None => crate::notation::push_names(out, u128::from(set), |c| self.name(c)),
+        }
+    }
+
     /// Parses a cell name (`a1`, `h8`, `e9`).
     #[inline]
     pub fn parse(&self, name: &str) -> Option<u8> {
@@ -291,6 +309,7 @@ const fn square_xy() -> [(f64, f64); SQUARE_CELLS] {
 const SQUARE_AT: [At; SQUARE_CELLS] = square_at();
 static SQUARE_NAME_BYTES: [[u8; 2]; SQUARE_CELLS] = square_name_bytes();
 static SQUARE_NAMES: [&str; SQUARE_CELLS] = name_strs(&SQUARE_NAME_BYTES);
+static SQUARE_PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&SQUARE_NAMES);
 static SQUARE_XY: [(f64, f64); SQUARE_CELLS] = square_xy();
 
 /// The 8x8 board.
@@ -391,6 +410,7 @@ const fn hex_xy() -> [(f64, f64); HEX_CELLS] {
 const HEX_AT: [At; HEX_CELLS] = hex_at();
 static HEX_NAME_BYTES: [[u8; 2]; HEX_CELLS] = hex_name_bytes();
 static HEX_NAMES: [&str; HEX_CELLS] = name_strs(&HEX_NAME_BYTES);
+static HEX_PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&HEX_NAMES);
 static HEX_XY: [(f64, f64); HEX_CELLS] = hex_xy();
 
 /// The hexhex board of side 5.
@@ -407,6 +427,25 @@ pub static HEX: Geometry = build(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `push_list` (packed names, issue #25) writes what `push_names` wrote,
+    /// on both boards, for random sets and the full board.
+    #[test]
+    fn push_list_is_push_names() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for g in [&SQUARE, &HEX] {
+            for i in 0..3_000 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let set = if i == 0 { g.all } else { seed & seed.rotate_left(17) & g.all };
+                let (mut a, mut b) = (String::from("stones="), String::from("stones="));
+                g.push_list(&mut a, set);
+                crate::notation::push_names(&mut b, u128::from(set), |c| g.name(c));
+                assert_eq!(a, b);
+            }
+        }
+    }
 
     /// The names `Geometry::parse` read before it matched bytes (issue #25).
     fn parse_by_chars(g: &Geometry, name: &str) -> Option<u8> {

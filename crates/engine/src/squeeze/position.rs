@@ -4,7 +4,7 @@
 use super::{mask_cells, Phase, Position, Squeeze, BLACK, CHOOSER, COLOURS, KEYS, SEATS, SETTER, STONES, WHITE};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, parse_name, push_names, push_number, split_list, Pairs, Sink};
+use crate::notation::{parse_cells, parse_name, push_number, split_list, Pairs, Sink};
 
 pub(super) fn start() -> Position {
     Position {
@@ -230,9 +230,9 @@ pub(super) fn write<S: Sink>(game: &Squeeze, pos: &Position, r: &mut S) {
     } else {
         r.pair_str("to_move", SEATS[pos.to_move as usize]);
     }
-    r.pair("white", |o| push_names(o, pos.kings[0] as u128, |c| g.name(c)));
-    r.pair("black", |o| push_names(o, pos.kings[1] as u128, |c| g.name(c)));
-    r.pair("stones", |o| push_names(o, pos.stones as u128, |c| g.name(c)));
+    r.pair("white", |o| g.push_list(o, pos.kings[0]));
+    r.pair("black", |o| g.push_list(o, pos.kings[1]));
+    r.pair("stones", |o| g.push_list(o, pos.stones));
     if pos.phase == Phase::Play {
         r.pair("captured", |o| {
             o.push_str("white:");
