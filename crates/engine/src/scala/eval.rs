@@ -5,7 +5,7 @@
 use super::board::{CELLS, DISTANCE, F14, NEIGHBORS};
 use super::moves::destinations;
 use super::{groups, other, Position, Scala, BLACK, FIRST_CELL, GOAL, STONES, WHITE};
-use crate::bits::{bit, Bits};
+use crate::bits::{bit, flood, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
 use std::sync::OnceLock;
 
@@ -83,8 +83,11 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
     let race = (dist(them) - dist(me)) / 13.0;
     let material =
         (pos.stones[me as usize].count_ones() as f64 - pos.stones[them as usize].count_ones() as f64) / STONES as f64;
-    (0.6 * race + 0.35 * material).clamp(-0.95, 0.95)
+    (0.6 * race + MATERIAL * material).clamp(-0.95, 0.95)
 }
+
+/// The heuristic's weight of material (a stone is worth `MATERIAL / STONES`).
+const MATERIAL: f64 = 0.35;
 
 // Endgames (issue #21): once one side is down to a few stones against a
 // much larger force. Every move leaves one group holding both colours, so
@@ -187,8 +190,9 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     let occupied = mine | theirs;
     let empty = !occupied;
     let have = mine.count_ones();
-    // Only minority stones a chain of `have` stones could reach from.
-    let reach = Bits(theirs).map(|c| dist[c as usize] as u32).filter(|&d| d <= have).max()?;
+    // A chain from a cell `d` steps from the goal takes `d` stones and one
+    // to land: only cells at most `have - 1` steps away can start it.
+    let longest = have.checked_sub(1)?;
     let t = downhill();
     // cost[c]: the fewest empty cells on a shortest path from c to the
     // goal, c included, the goal not; minority stones block.
@@ -196,7 +200,7 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     let mut cost = [BLOCKED; CELLS];
     for &c in &t.order[g] {
         let d = dist[c as usize] as u32;
-        if d >= reach {
+        if d > longest {
             break;
         }
         if theirs & bit(c) != 0 {
@@ -208,10 +212,16 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
         cost[c as usize] = before.saturating_add(here).min(BLOCKED);
     }
     let downhill_best = |c: u8| Bits(t.down[g][c as usize]).min_by_key(|&n| cost[n as usize]);
-    let mut cell = Bits(theirs)
-        .filter(|&s| dist[s as usize] as u32 <= have && dist[s as usize] > 1)
-        .filter_map(|s| downhill_best(s).filter(|&n| cost[n as usize] < BLOCKED))
-        .min_by_key(|&n| cost[n as usize])?;
+    // The chain may start on any cell next to a smaller-side stone (the
+    // group joins it there whichever way the chain runs), not only one
+    // step nearer the goal than that stone: the fewest stones to bring
+    // first, then the shortest. (A lone stone beside the foot of a
+    // finished chain, e.g. on e5 beside f5, was read as asking for a new
+    // chain up the other side of the hole from e6, and the chain to build
+    // flipped with every step the lone stone took.)
+    let beside = Bits(theirs).fold(0u128, |m, s| m | NEIGHBORS[s as usize]) & !theirs;
+    let mut cell =
+        Bits(beside).filter(|&n| cost[n as usize] < BLOCKED).min_by_key(|&n| (cost[n as usize], dist[n as usize]))?;
     let mut path = 0u128;
     loop {
         path |= bit(cell);
@@ -255,7 +265,6 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     // ending on a cell that touches another stone or a cell of the chain
     // still to fill, passing no empty cell of the chain.
     let holes = path & empty;
-    let scaffold = occupied | holes;
     let forbidden = bit(FIRST_CELL[major as usize]);
     let mut walk = [[FAR; 16]; 16];
     let n_spares = spares.count_ones() as usize;
@@ -265,7 +274,13 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     }
     for (s, from) in Bits(spares).enumerate().take(16) {
         let others = occupied & !bit(from);
-        let touch = Bits(scaffold & !bit(from)).fold(0u128, |m, c| m | NEIGHBORS[c as usize]);
+        // Each move must end touching a stone that stays in the group with
+        // the smaller side's stones once this one is lifted (or a cell of
+        // the chain still to fill): stones that hang on the group only
+        // through this one are captured when it leaves, so they are no
+        // footing for its walk.
+        let tethered = flood(theirs, others, &NEIGHBORS);
+        let touch = Bits(tethered | holes).fold(0u128, |m, c| m | NEIGHBORS[c as usize]);
         let mut seen = bit(from);
         let mut front = bit(from);
         let mut left = all_targets;
@@ -334,5 +349,49 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
     let regrouped = regroup(pos, major, minor).map_or(0.0, |t| PER_MOVE * MOST_TRAVEL.saturating_sub(t) as f64);
     let sign = if player == major { 1.0 } else { -1.0 };
-    (base + sign * (PROGRESS * progress + regrouped)).clamp(-0.95, 0.95)
+    (base + sign * (PROGRESS * progress + regrouped - short_chain_cost(pos, major, minor))).clamp(-0.95, 0.95)
+}
+
+// The chain's length is set before the endgame is reached (fourth
+// session, docs/ai.md "Scala endgames"): the smaller side's last stone
+// runs to the far side of the group, and the larger side's stone it then
+// touches cannot leave it (moving it away would separate the colours), so
+// the group's rear is pinned there for good and a chain from there to
+// the goal needs as many stones as the refuge's distance. An endgame
+// entered with fewer stones is a draw against a defence that keeps away
+// from the goal, which greedy's race term does by itself; so each stone
+// missing costs a little more than a stone of material, and the search
+// neither trades into such an endgame nor lets its rear fall back where a
+// few more stones would be needed. (Tried alone in the fourth session,
+// f0559af; retried on top of the regroup travel in the seventh.)
+
+/// The cost of a stone missing for the chain from the refuge, a little
+/// more than a stone of material (0.35 / 14 = 0.025) ...
+const PER_MISSING: f64 = 0.03;
+/// ... counted up to this many stones.
+const MISSING_CAP: u32 = 4;
+
+/// What the stones missing for the chain cost the larger side in an
+/// endgame: [`PER_MISSING`] a stone, up to [`MISSING_CAP`], and never more
+/// than half the lead's material, so that the lead stays worth something
+/// and every stone with it (the larger side keeps its stones), and being
+/// behind never pays (the smaller side does not shed stones to leave the
+/// other short).
+fn short_chain_cost(pos: &Position, major: Player, minor: Player) -> f64 {
+    let lead = pos.stones[major as usize].count_ones() - pos.stones[minor as usize].count_ones();
+    let half_lead = 0.5 * MATERIAL * lead as f64 / STONES as f64;
+    (PER_MISSING * stones_missing(pos, major, minor).min(MISSING_CAP) as f64).min(half_lead)
+}
+
+/// The stones `major` lacks for the chain from the refuge: the farthest
+/// cell from its goal where the smaller side can stand (a cell next to
+/// `major`'s stones, empty or held by `minor`). From there the chain takes
+/// a stone on each cell short of the goal and one more to land: as many
+/// stones as the refuge's distance.
+pub(super) fn stones_missing(pos: &Position, major: Player, minor: Player) -> u32 {
+    let mine = pos.stones[major as usize];
+    let around = Bits(mine).fold(0u128, |m, c| m | NEIGHBORS[c as usize]) & !mine;
+    let stand = (around & !pos.occupied()) | pos.stones[minor as usize];
+    let refuge = Bits(stand).map(|c| to_goal(major, c) as u32).max().unwrap_or(0);
+    refuge.saturating_sub(mine.count_ones())
 }

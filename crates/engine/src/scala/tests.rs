@@ -890,6 +890,22 @@ fn regroup_measures_the_walk_along_the_group() {
     assert_eq!(travel("to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12; black=g5"), None);
     // Not an endgame.
     assert_eq!(super::regroup_travel(&g.start()), None);
+    // Zillions game 12 of seed 2 (docs/ai.md, sixth session): the chain
+    // f5-g6-h7-h8-g9-f10-f11-f12-g13 is finished round the right and the
+    // lander is missing; the spares e6 and d7 hang on f5 at the bottom
+    // left. The walk up the left (e6 over d7 to c8, then d8, e9, and e9
+    // over f10 and f12 to e13: 4 moves) leaves d7 and c8 cut off from the
+    // group, captured; the one that keeps the stones goes round the right
+    // of the hole (f6, over g6 to h6, i7, i8, h9, h10, g11, over f12 to
+    // e13: 8). And the chain is read from any cell beside the lone stone,
+    // so it is the same chain whether the lone stone stands on f4, e5 or
+    // g5 (before, from e5 it asked for a new chain up the left, and the
+    // travel changed with every step the lone stone took).
+    let zil = Scala::new(Variant::Zillions);
+    for lone in ["f4", "e5", "g5"] {
+        let t = format!("to_move=white; white=f5,e6,g6,d7,h7,h8,g9,f10,f11,f12,g13; black={lone}");
+        assert_eq!(super::regroup_travel(&pos(&zil, &t)), Some(8), "{t}");
+    }
 }
 
 /// `parse_move` before the sixth pass (issue #25): the outcome (with its
@@ -1068,4 +1084,43 @@ fn play_described_is_move_details_then_play() {
         }
     }
     assert!(checked > 5000 && captures > 100, "{checked} moves, {captures} with captures");
+}
+
+#[test]
+fn stones_missing_counts_the_chain_from_the_refuge() {
+    let g = orig();
+    // Drawn at 600 plies (docs/ai.md, "Scala endgames"): eight white stones
+    // from g6 to h12, the lone black stone under g6; the refuge (g5, f5, h5)
+    // is 9 steps from f14 round the hole, so a ninth stone is missing.
+    let p = pos(&g, "to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12; black=g5");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 1);
+    // One more stone on the chain's side: nothing missing.
+    let p = pos(&g, "to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12,g12; black=g5");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 0);
+    // A group with its rear further back needs more: the cells under f4
+    // (e3, where Black stands, f3, g3) are 11 steps away.
+    let p = pos(&g, "to_move=white; white=f4,g5,g6,h7,h8,h9,h10,h11; black=e3");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 3);
+    // The missing stones lower the larger side's value, and raise the other's.
+    let short = pos(&g, "to_move=white; white=f4,g5,g6,h7,h8,h9,h10,h11; black=e3");
+    let high = pos(&g, "to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12; black=g5");
+    assert!(g.search_value(&short, WHITE) < g.search_value(&high, WHITE));
+    assert!(g.search_value(&short, BLACK) > g.search_value(&high, BLACK));
+}
+
+#[test]
+fn stones_missing_cost_at_most_half_the_lead() {
+    let g = orig();
+    // Four white stones low on the board against one: 11 - 4 = 7 missing,
+    // but the cost is at most half the lead's material (3 stones, 0.0375):
+    // the lead keeps its sign, so the side behind gains nothing by being
+    // behind (it would shed stones to leave the other short).
+    let p = pos(&g, "to_move=white; white=f4,g5,g6,h6; black=e3");
+    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 7);
+    let drop = g.heuristic(&p, WHITE) - g.search_value(&p, WHITE);
+    // (less the progress terms, which only add)
+    assert!(drop <= 0.5 * 0.35 * 3.0 / 14.0 + 1e-9, "{drop}");
+    // Not an endgame (the smaller side has four stones): no cost.
+    let p = pos(&g, "to_move=white; white=f4,g5,g6,h6,h7,h8,h9,h10; black=e3,d3,e2,g3");
+    assert_eq!(g.heuristic(&p, WHITE), g.search_value(&p, WHITE));
 }
