@@ -336,6 +336,18 @@ impl<G: Game> Game for Bounded<G> {
         self.game.prefers_alpha_beta(&pos.inner)
     }
 
+    fn pie_stage(&self, pos: &Self::Position) -> Option<crate::game::PieStage> {
+        if Self::limit_reached(pos) {
+            return None;
+        }
+        self.game.pie_stage(&pos.inner)
+    }
+
+    /// The ply counter may differ by the bait's extra action.
+    fn same_start(&self, a: &Self::Position, b: &Self::Position) -> bool {
+        a.max_plies == b.max_plies && a.resigned == b.resigned && self.game.same_start(&a.inner, &b.inner)
+    }
+
     fn level_scale(&self) -> crate::search::level::LevelScale {
         self.game.level_scale()
     }

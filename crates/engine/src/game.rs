@@ -128,6 +128,18 @@ pub struct MoveView {
 }
 
 /// Whether a game goes on, and who won.
+/// A pre-game position's place in a pie rule ([`Game::pie_stage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PieStage {
+    /// The setter's set-up is complete enough to end here (its end move
+    /// leads to [`PieStage::Choice`]).
+    Setup,
+    /// The chooser picks a side (and the first move) or takes the bait.
+    Choice,
+    /// The bait was taken: the setter picks its side and moves first.
+    Colour,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
     Ongoing,
@@ -546,6 +558,25 @@ pub trait Game: Send + Sync + 'static {
     /// capture races, issue #22). Two-player games only. By default never.
     fn prefers_alpha_beta(&self, _pos: &Self::Position) -> bool {
         false
+    }
+
+    /// Where `pos` stands in a pie rule, for the player's pie judgment
+    /// ([`crate::search::pie`]; issue #22): a set-up that may end here
+    /// with a start worth judging, the chooser's answer, or the setter's
+    /// colour after a taken bait. The moves out of [`PieStage::Choice`] and
+    /// [`PieStage::Colour`] lead to play positions (or to the colour
+    /// choice); the set-up ends by the move that leads to the choice. By
+    /// default `None` (no pie rule).
+    fn pie_stage(&self, _pos: &Self::Position) -> Option<PieStage> {
+        None
+    }
+
+    /// Whether two positions are the same start for the players in them
+    /// (the same pieces, stones held and side to move), whichever seat
+    /// sat where before: the pie judgment searches each start once. By
+    /// default equality.
+    fn same_start(&self, a: &Self::Position, b: &Self::Position) -> bool {
+        a == b
     }
 
     /// The scale of the named levels' budgets in this game

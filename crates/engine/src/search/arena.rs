@@ -119,10 +119,17 @@ impl FromStr for PlayerSpec {
                     }
                 }
                 "abn" => config.ab_nodes = num(v)? as u64,
+                "pie" => {
+                    config.pie = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("`{kv}`: pie is on or off")),
+                    }
+                }
                 _ => {
                     return Err(format!(
-                        "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, abn"
-                    ))
+                    "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, abn, pie"
+                ))
                 }
             }
         }
@@ -221,6 +228,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.ab_nodes != d.ab_nodes {
                     parts.push(format!("abn={}", config.ab_nodes));
+                }
+                if config.pie != d.pie {
+                    parts.push(format!("pie={}", if config.pie { "on" } else { "off" }));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }
@@ -725,6 +735,7 @@ mod tests {
             "mcts:ms=200,tac=0",
             "mcts:it=100,tac=3,tn=5000",
             "mcts:it=300,abn=1000",
+            "mcts:it=300,pie=on",
             "ab:ms=5000",
             "ab:depth=4",
             "ab:ms=1000,depth=6,nodes=100000",
@@ -733,9 +744,16 @@ mod tests {
         }
         assert_eq!("mcts".parse::<PlayerSpec>().unwrap().to_string(), "mcts:ms=200");
         assert_eq!("mcts:it=50,solver=off".parse::<PlayerSpec>().unwrap().to_string(), "mcts:it=50,solver=off");
-        for bad in
-            ["mcts:zz=1", "mcts:ms=-5", "mcts:ms=inf", "mcts:it=x", "mcts:solver=yes", "mcts:leaf=deep", "mcts:ms"]
-        {
+        for bad in [
+            "mcts:zz=1",
+            "mcts:ms=-5",
+            "mcts:ms=inf",
+            "mcts:it=x",
+            "mcts:solver=yes",
+            "mcts:leaf=deep",
+            "mcts:ms",
+            "mcts:pie=yes",
+        ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
         assert!("level:godlike".parse::<PlayerSpec>().is_err());

@@ -113,6 +113,12 @@ pub struct SearchConfig {
     /// search ([`super::level`]), so that its steps can be larger there
     /// than the tree search's.
     pub ab_nodes: u64,
+    /// Whether the pie rule's set-up end and choice ([`Game::pie_stage`])
+    /// are judged by the play-phase alpha-beta from each start the choice
+    /// can lead to ([`super::pie`]) instead of the tree search's one-move
+    /// estimate (two-player games). Off by default: measured only in
+    /// Squeeze whole games (docs/ai.md, issue #22).
+    pub pie: bool,
 }
 
 impl Default for SearchConfig {
@@ -132,6 +138,7 @@ impl Default for SearchConfig {
             ab_quiescence: super::pvs::DEFAULT_QUIESCENCE,
             ab_reductions: false,
             ab_nodes: 0,
+            pie: false,
         }
     }
 }

@@ -9,6 +9,8 @@
 //! - [`mcts`]: Monte Carlo tree search with heuristic priors, truncated
 //!   playouts and an MCTS-Solver for proven wins and losses; max-n values
 //!   for more than two players.
+//! - [`pie`]: the pie rule's set-up end and choice judged by [`pvs`]
+//!   from each start (arena `pie=on`).
 //! - [`arena`]: engine settings against each other and the baselines.
 //! - [`ladder`]: a round-robin of players and their ratings on one scale.
 //! - [`level`]: the named levels (`beginner` … `master`) and their budgets.
@@ -25,6 +27,7 @@ pub mod arena;
 pub mod ladder;
 pub mod level;
 pub mod mcts;
+pub mod pie;
 pub mod pvs;
 pub mod tactics;
 
@@ -162,6 +165,14 @@ pub fn analyze<G: Game>(
             analyze(game, pos, &budget, every, report)
         }
         Strategy::AlphaBeta(config) => alphabeta::suggest(game, pos, config, budget),
+        Strategy::Mcts(config)
+            if config.pie
+                && config.alpha_beta
+                && game.description().players.len() == 2
+                && game.pie_stage(pos).is_some() =>
+        {
+            pie::suggest(game, pos, config, budget)
+        }
         Strategy::Mcts(config)
             if config.alpha_beta && game.description().players.len() == 2 && game.prefers_alpha_beta(pos) =>
         {

@@ -676,6 +676,26 @@ pub const NODES_PER_ITERATION: u64 = 28;
 /// Positions made when the budget bounds neither iterations nor time.
 pub const UNBOUNDED_NODES: u64 = 20_000_000;
 
+/// Positions the player's alpha-beta may make within `budget` (0 = no
+/// count: the time limit bounds it): an iteration budget becomes
+/// [`NODES_PER_ITERATION`] positions an iteration plus the tactical
+/// layer's count (which this search replaces); with neither iterations nor
+/// a time limit, [`UNBOUNDED_NODES`].
+pub fn node_count(config: &SearchConfig, budget: &SuggestBudget) -> u64 {
+    if budget.max_iterations > 0 {
+        let tactical = if config.tactics > 0 {
+            tactics::node_budget(config.tactics_nodes, budget.max_iterations, None)
+        } else {
+            0
+        };
+        budget.max_iterations.saturating_mul(NODES_PER_ITERATION).saturating_add(tactical)
+    } else if budget.time_limit.is_none() {
+        UNBOUNDED_NODES
+    } else {
+        0
+    }
+}
+
 /// The player's answer by alpha-beta within `budget` (the player's entry
 /// point, see [`crate::search::analyze`]): an iteration budget becomes a
 /// count of positions ([`NODES_PER_ITERATION`] each, plus the tactical
@@ -691,18 +711,7 @@ pub fn suggest_within<G: Game>(
 ) -> Option<Suggestion<G::Move>> {
     let started = Instant::now();
     let deadline = budget.time_limit.and_then(|t| started.checked_add(t));
-    let nodes = if budget.max_iterations > 0 {
-        let tactical = if config.tactics > 0 {
-            tactics::node_budget(config.tactics_nodes, budget.max_iterations, None)
-        } else {
-            0
-        };
-        budget.max_iterations.saturating_mul(NODES_PER_ITERATION).saturating_add(tactical)
-    } else if deadline.is_none() {
-        UNBOUNDED_NODES
-    } else {
-        0
-    };
+    let nodes = node_count(config, budget);
     let limits = Limits {
         nodes,
         deadline,

@@ -379,6 +379,38 @@ impl Game for Squeeze {
         pos.phase == Phase::Play
     }
 
+    /// The set-up may end once every king stands and at least ten stones
+    /// are set (a bait of ten or more loses at once) while a stone is
+    /// still to place; then the choice and the colour.
+    fn pie_stage(&self, pos: &Position) -> Option<crate::game::PieStage> {
+        use crate::game::PieStage;
+        match pos.phase {
+            Phase::Setup => {
+                let k = self.id.kings() as u32;
+                let set = pos.stones.count_ones();
+                (pos.kings[0].count_ones() == k
+                    && pos.kings[1].count_ones() == k
+                    && set >= WIN as u32
+                    && set < STONES as u32)
+                    .then_some(PieStage::Setup)
+            }
+            Phase::Choice => Some(PieStage::Choice),
+            Phase::Colour => Some(PieStage::Colour),
+            Phase::Play => None,
+        }
+    }
+
+    /// A start after the chooser's pick and the same start after the
+    /// setter's pick differ only in who set up.
+    fn same_start(&self, a: &Position, b: &Position) -> bool {
+        a.kings == b.kings
+            && a.stones == b.stones
+            && a.captured == b.captured
+            && a.bait == b.bait
+            && a.phase == b.phase
+            && a.to_move == b.to_move
+    }
+
     /// The Swish rules need a larger search than the Squeeze rules to beat
     /// one move ahead, and square Swish a hundredfold step for `hard` to
     /// beat `medium` (docs/ai.md, "Ladder results").
