@@ -58,24 +58,30 @@ pub fn component_count(set: u128, neighbors: &[u128]) -> usize {
     n
 }
 
+/// The cells next to any cell of `set` (`set`'s own cells included where
+/// they neighbour each other): the union of their `neighbors`.
+pub fn neighbours(set: u128, neighbors: &[u128]) -> u128 {
+    // The set's two halves as `u64`s: cheaper to walk than the `u128`
+    // (issue #25: every flood's frontier, every evaluation).
+    let mut next = 0u128;
+    let (mut lo, mut hi) = (set as u64, (set >> 64) as u64);
+    while lo != 0 {
+        next |= neighbors[lo.trailing_zeros() as usize];
+        lo &= lo - 1;
+    }
+    while hi != 0 {
+        next |= neighbors[64 + hi.trailing_zeros() as usize];
+        hi &= hi - 1;
+    }
+    next
+}
+
 /// The component of `set` containing the cells of `seed`.
 pub fn flood(seed: u128, set: u128, neighbors: &[u128]) -> u128 {
     let mut group = seed & set;
     let mut frontier = group;
     while frontier != 0 {
-        // The frontier's two halves as `u64`s: cheaper to walk than the
-        // `u128` (issue #25: a flood a group, every evaluation).
-        let mut next = 0u128;
-        let (mut lo, mut hi) = (frontier as u64, (frontier >> 64) as u64);
-        while lo != 0 {
-            next |= neighbors[lo.trailing_zeros() as usize];
-            lo &= lo - 1;
-        }
-        while hi != 0 {
-            next |= neighbors[64 + hi.trailing_zeros() as usize];
-            hi &= hi - 1;
-        }
-        next &= set & !group;
+        let next = neighbours(frontier, neighbors) & set & !group;
         group |= next;
         frontier = next;
     }
@@ -109,5 +115,15 @@ mod tests {
             .collect();
         let set = bit(0) | bit(1) | bit(2) | bit(4) | bit(5) | bit(9);
         assert_eq!(components(set, &nb), vec![0b111, bit(4) | bit(5), bit(9)]);
+    }
+
+    #[test]
+    fn neighbours_is_the_union_of_the_cells_neighbours() {
+        // A ring of 128 cells, each next to the cells either side.
+        let ring: Vec<u128> = (0..128u32).map(|c| bit(((c + 1) % 128) as u8) | bit(((c + 127) % 128) as u8)).collect();
+        for set in [0u128, 1, 1 << 63 | 1 << 64, u128::MAX, 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210] {
+            let want = Bits(set).fold(0u128, |m, c| m | ring[c as usize]);
+            assert_eq!(neighbours(set, &ring), want, "{set:#x}");
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::board::NEIGHBORS;
 use super::{destinations, other, Contiguity, Phase, Position, RED, WHITE};
-use crate::bits::{bit, component_count, flood, Bits};
+use crate::bits::{bit, component_count, flood, neighbours, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
 
 /// Whether `set` is one connected group (an empty set is not).
@@ -24,7 +24,7 @@ impl Contiguity {
     pub fn one_move_from_connecting(&self, pos: &Position, player: Player) -> bool {
         let mine = pos.pieces[player as usize];
         let occ = pos.occupied();
-        let next_to = |g: u128| Bits(g).fold(0u128, |a, c| a | NEIGHBORS[c as usize]);
+        let next_to = |g: u128| neighbours(g, &NEIGHBORS);
         Bits(mine).any(|from| {
             let rest = mine & !bit(from);
             if rest == 0 {

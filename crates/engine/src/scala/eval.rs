@@ -5,7 +5,7 @@
 use super::board::{CELLS, DISTANCE, F14, NEIGHBORS};
 use super::moves::destinations;
 use super::{groups, other, Position, Scala, BLACK, FIRST_CELL, GOAL, STONES, WHITE};
-use crate::bits::{bit, flood, Bits};
+use crate::bits::{bit, flood, neighbours, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
 use std::sync::OnceLock;
 
@@ -219,7 +219,7 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     // finished chain, e.g. on e5 beside f5, was read as asking for a new
     // chain up the other side of the hole from e6, and the chain to build
     // flipped with every step the lone stone took.)
-    let beside = Bits(theirs).fold(0u128, |m, s| m | NEIGHBORS[s as usize]) & !theirs;
+    let beside = neighbours(theirs, &NEIGHBORS) & !theirs;
     let mut cell =
         Bits(beside).filter(|&n| cost[n as usize] < BLOCKED).min_by_key(|&n| (cost[n as usize], dist[n as usize]))?;
     let mut path = 0u128;
@@ -280,7 +280,7 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
         // through this one are captured when it leaves, so they are no
         // footing for its walk.
         let tethered = flood(theirs, others, &NEIGHBORS);
-        let touch = Bits(tethered | holes).fold(0u128, |m, c| m | NEIGHBORS[c as usize]);
+        let touch = neighbours(tethered | holes, &NEIGHBORS);
         let mut seen = bit(from);
         let mut front = bit(from);
         let mut left = all_targets;
@@ -390,7 +390,7 @@ fn short_chain_cost(pos: &Position, major: Player, minor: Player) -> f64 {
 /// stones as the refuge's distance.
 pub(super) fn stones_missing(pos: &Position, major: Player, minor: Player) -> u32 {
     let mine = pos.stones[major as usize];
-    let around = Bits(mine).fold(0u128, |m, c| m | NEIGHBORS[c as usize]) & !mine;
+    let around = neighbours(mine, &NEIGHBORS) & !mine;
     let stand = (around & !pos.occupied()) | pos.stones[minor as usize];
     let refuge = Bits(stand).map(|c| to_goal(major, c) as u32).max().unwrap_or(0);
     refuge.saturating_sub(mine.count_ones())
