@@ -24,7 +24,7 @@
 //! answer on any machine.
 
 use crate::game::{Game, Outcome, Player};
-use crate::search::{tactics, Candidate, SearchConfig, SuggestBudget, Suggestion};
+use crate::search::{Candidate, SearchConfig, SuggestBudget, Suggestion};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -683,12 +683,7 @@ pub const UNBOUNDED_NODES: u64 = 20_000_000;
 /// a time limit, [`UNBOUNDED_NODES`].
 pub fn node_count(config: &SearchConfig, budget: &SuggestBudget) -> u64 {
     if budget.max_iterations > 0 {
-        let tactical = if config.tactics > 0 {
-            tactics::node_budget(config.tactics_nodes, budget.max_iterations, None)
-        } else {
-            0
-        };
-        budget.max_iterations.saturating_mul(NODES_PER_ITERATION).saturating_add(tactical)
+        super::level::alpha_beta_nodes(config, budget.max_iterations)
     } else if budget.time_limit.is_none() {
         UNBOUNDED_NODES
     } else {
