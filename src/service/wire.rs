@@ -542,7 +542,7 @@ fn player(w: &mut Wire, d: &Description, m: &PlayerMeasures, full: bool) {
             w.message(2, |w| w.cells(1, d, g));
         }
     }
-    w.uint(3, m.groups.len() as u64);
+    w.uint(3, m.group_count() as u64);
     w.optional(4, m.pieces.map(u64::from));
     w.optional(5, m.captured.map(u64::from));
     w.optional(6, m.bait.map(u64::from));
