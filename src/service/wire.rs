@@ -15,8 +15,8 @@
 
 use crate::convert::is_full;
 use crate::pb;
-use parlour_engine::front::{MoveView, StateView};
 use parlour_engine::describe::{ShortNames, LONG_NAME};
+use parlour_engine::front::{MoveView, StateView};
 use parlour_engine::{AnyGame, Description, Evaluation, MatchStanding, MoveDetails, Outcome, Owner, PlayerMeasures};
 
 const VARINT: u32 = 0;
