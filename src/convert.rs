@@ -308,7 +308,7 @@ fn player_eval(d: &Description, m: &PlayerMeasures) -> pb::PlayerEvaluation {
     pb::PlayerEvaluation {
         player: d.players[m.player as usize].name.to_string(),
         groups: m.groups.iter().map(|g| pb::Group { cells: cells(d, g) }).collect(),
-        group_count: m.groups.len() as u32,
+        group_count: m.group_count() as u32,
         pieces: m.pieces,
         captured: m.captured,
         bait: m.bait,

@@ -15,6 +15,7 @@
 
 use crate::convert::is_full;
 use crate::pb;
+use parlour_engine::describe::{ShortNames, LONG_NAME};
 use parlour_engine::front::{MoveView, StateView};
 use parlour_engine::{AnyGame, Description, Evaluation, MatchStanding, MoveDetails, Outcome, Owner, PlayerMeasures};
 
@@ -62,61 +63,23 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 #[derive(Default)]
 pub struct Wire {
     pub buf: Vec<u8>,
-    names: Names,
 }
 
-/// The cell names of one reply's game, each laid out as a string field
-/// but for its key (`[key, length, name..]`, 16 bytes), filled in on first
-/// use: a cell name is then written as one 16-byte copy, its key set and
-/// the length cut, with no look-up through the [`Description`] nor a copy
-/// of unknown length (a list of moves names hundreds of cells).
-struct Names {
-    filled: u128,
-    fields: [[u8; 16]; 128],
-}
-
-impl Default for Names {
-    fn default() -> Self {
-        Names { filled: 0, fields: [[0; 16]; 128] }
-    }
-}
-
-/// Marks a name too long for [`Names`] (more than 14 bytes).
-const LONG: u8 = 0xFF;
-
-impl Names {
-    /// Cell `c`'s field, or `None` for a name too long to lay out (or a
-    /// cell past 127, which no board has).
-    #[inline]
-    fn field(&mut self, d: &Description, c: u8) -> Option<[u8; 16]> {
-        if c >= 128 {
-            return None;
-        }
-        if self.filled & 1u128 << c == 0 {
-            self.fill(d, c);
-        }
-        let f = self.fields[c as usize];
-        (f[1] != LONG).then_some(f)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn fill(&mut self, d: &Description, c: u8) {
-        let name = d.cell_name(c).as_bytes();
-        let f = &mut self.fields[c as usize];
-        if !name.is_empty() && name.len() <= 14 {
-            f[1] = name.len() as u8;
-            f[2..2 + name.len()].copy_from_slice(name);
-        } else {
-            f[1] = LONG;
-        }
-        self.filled |= 1u128 << c;
-    }
+/// Cell `c`'s entry in the game's [`ShortNames`] table (its name laid out
+/// as a string field but for its key, `[key, length, name..]`), or `None`
+/// for a name too long to lay out (or a cell past 127, which no board
+/// has): a cell name is then written as one 16-byte copy, its key set and
+/// the length cut, with no look-up of the name nor a copy of unknown
+/// length (a list of moves names hundreds of cells).
+#[inline(always)]
+fn short_name(names: &ShortNames, c: u8) -> Option<[u8; 16]> {
+    let f = *names.get(c as usize)?;
+    (f[1] != LONG_NAME).then_some(f)
 }
 
 impl Wire {
     pub fn with_capacity(n: usize) -> Self {
-        Wire { buf: Vec::with_capacity(n), names: Names::default() }
+        Wire { buf: Vec::with_capacity(n) }
     }
 
     /// Cell `c`'s name as one element of a repeated string field.
@@ -136,10 +99,10 @@ impl Wire {
     }
 
     /// Writes cell `c`'s name, not empty and at most 14 bytes, as a string
-    /// field from [`Names`]; false (nothing written) for any other name.
+    /// field from [`ShortNames`]; false (nothing written) for any other name.
     #[inline]
     fn short_cell(&mut self, tag: u32, d: &Description, c: u8) -> bool {
-        match self.names.field(d, c) {
+        match short_name(d.short_names(), c) {
             Some(mut f) if tag < 16 => {
                 f[0] = (tag << 3 | LEN) as u8;
                 let len = self.buf.len() + 2 + f[1] as usize;
@@ -291,28 +254,28 @@ impl Wire {
     /// The common move (cells and a kind; no bid, no placed piece; a
     /// notation of up to 127 bytes, cell names of up to 14, a message
     /// under 128 bytes) written in one pass: gathered with a cursor in a
-    /// buffer on the stack, each cell name one 16-byte copy from
-    /// [`Names`], then appended at once, where the general way
-    /// ([`Wire::message`], [`mv`]) goes through the reply's `Vec` field
-    /// by field. False, with nothing written, for any other move. The
-    /// bytes are [`mv`]'s (`tests::short_moves_are_the_general_ones`).
+    /// buffer on the stack, each cell name one 16-byte copy from the
+    /// game's [`ShortNames`], then appended at once (32 or 64 bytes as one
+    /// fixed-size copy for the usual move of under 30 or 60, cut to
+    /// length), where the general way ([`Wire::message`], [`mv`]) goes
+    /// through the reply's `Vec` field by field. False, with nothing
+    /// written, for any other move. The bytes are [`mv`]'s
+    /// (`tests::short_moves_are_the_general_ones`).
     fn short_move(&mut self, tag: u32, d: &Description, m: &MoveView, full: bool) -> bool {
         let MoveDetails { kind, from, to, path, passed, captured, bid, placed } = &m.details;
         let notation = m.notation.as_bytes();
         if bid.is_some() || placed.is_some() || tag >= 16 || notation.len() >= 0x80 {
             return false;
         }
+        let names = d.short_names();
         let mut a = [0u8; MOVE_ROOM + 16];
         // The move's key and one-byte length go first, set at the end.
         let mut n = 2;
         if !notation.is_empty() {
-            a[n] = (1 << 3 | LEN) as u8;
-            a[n + 1] = notation.len() as u8;
-            if notation.len() > MOVE_ROOM - n - 2 {
-                return false;
-            }
-            copy_short(&mut a[n + 2..], notation);
-            n += 2 + notation.len();
+            a[2] = (1 << 3 | LEN) as u8;
+            a[3] = notation.len() as u8;
+            copy_short(&mut a[4..], notation);
+            n = 4 + notation.len();
         }
         let k = crate::convert::kind(*kind) as u8;
         if k != 0 {
@@ -321,11 +284,11 @@ impl Wire {
             n += 2;
         }
         // One cell name: false when it does not fit or is not short.
-        let mut put = |names: &mut Names, n: &mut usize, field: u32, c: u8| -> bool {
+        let mut put = |n: &mut usize, field: u32, c: u8| -> bool {
             if *n > MOVE_ROOM {
                 return false;
             }
-            match names.field(d, c) {
+            match short_name(names, c) {
                 Some(mut f) => {
                     f[0] = (field << 3 | LEN) as u8;
                     a[*n..*n + 16].copy_from_slice(&f);
@@ -335,17 +298,16 @@ impl Wire {
                 None => false,
             }
         };
-        let names = &mut self.names;
-        let mut ok = from.is_none_or(|c| put(names, &mut n, 3, c)) && to.is_none_or(|c| put(names, &mut n, 4, c));
+        let mut ok = from.is_none_or(|c| put(&mut n, 3, c)) && to.is_none_or(|c| put(&mut n, 4, c));
         for &c in path {
-            ok = ok && put(names, &mut n, 5, c);
+            ok = ok && put(&mut n, 5, c);
         }
         for &c in captured {
-            ok = ok && put(names, &mut n, 6, c);
+            ok = ok && put(&mut n, 6, c);
         }
         if full {
             for &c in passed {
-                ok = ok && put(names, &mut n, 9, c);
+                ok = ok && put(&mut n, 9, c);
             }
         }
         if !ok || n - 2 >= 0x80 {
@@ -353,10 +315,16 @@ impl Wire {
         }
         a[0] = (tag << 3 | LEN) as u8;
         a[1] = (n - 2) as u8;
-        // All of `a` as one fixed-size copy, then cut to the move: no
-        // `memcpy` call of unknown length.
+        // A fixed-size copy (no `memcpy` call of unknown length), then cut
+        // to the move.
         let len = self.buf.len() + n;
-        self.buf.extend_from_slice(&a);
+        if n <= 32 {
+            self.buf.extend_from_slice(&a[..32]);
+        } else if n <= 64 {
+            self.buf.extend_from_slice(&a[..64]);
+        } else {
+            self.buf.extend_from_slice(&a);
+        }
         self.buf.truncate(len);
         true
     }
@@ -542,7 +510,7 @@ fn player(w: &mut Wire, d: &Description, m: &PlayerMeasures, full: bool) {
             w.message(2, |w| w.cells(1, d, g));
         }
     }
-    w.uint(3, m.groups.len() as u64);
+    w.uint(3, m.group_count() as u64);
     w.optional(4, m.pieces.map(u64::from));
     w.optional(5, m.captured.map(u64::from));
     w.optional(6, m.bait.map(u64::from));

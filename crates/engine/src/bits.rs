@@ -46,6 +46,20 @@ pub fn components(set: u128, neighbors: &[u128]) -> Vec<u128> {
     out
 }
 
+/// [`components`] into `out`, without allocating: their number, or `None`
+/// (`out` then partly written) when there are more than `out` holds.
+pub fn components_in(set: u128, neighbors: &[u128], out: &mut [u128]) -> Option<usize> {
+    let mut n = 0;
+    let mut rest = set;
+    while rest != 0 {
+        let group = flood(rest & rest.wrapping_neg(), set, neighbors);
+        *out.get_mut(n)? = group;
+        n += 1;
+        rest &= !group;
+    }
+    Some(n)
+}
+
 /// How many connected components `set` has ([`components`]' length,
 /// without the list).
 pub fn component_count(set: u128, neighbors: &[u128]) -> usize {

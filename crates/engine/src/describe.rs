@@ -88,6 +88,37 @@ pub struct Description {
     pub options: Vec<OptionInfo>,
     /// Board cells in board order: the index of a cell here is its [`crate::Cell`].
     pub cells: Vec<CellInfo>,
+    /// [`Description::short_names`], worked out on first use (the cells
+    /// must not change after that).
+    pub(crate) short_names: ShortNamesOnce,
+}
+
+/// Each cell's name laid out in 16 bytes as `[0, length, name..]` (the
+/// first byte free for the caller, e.g. a protobuf key), for names of 1 to
+/// 14 bytes; `[0, 0xFF, ..]` for any other name; 128 entries, the cells
+/// past the board's all `0xFF`. A writer of many names (a list of moves
+/// names hundreds of cells, issue #25) copies one 16-byte entry and keeps
+/// `2 + length` bytes of it: no look-up, no copy of unknown length.
+pub type ShortNames = [[u8; 16]; 128];
+
+/// The length byte of a [`ShortNames`] entry whose name does not fit.
+pub const LONG_NAME: u8 = 0xFF;
+
+/// A [`ShortNames`] table made once: equal to any other (it is worked out
+/// from the cells, which the description compares).
+#[derive(Clone, Default)]
+pub(crate) struct ShortNamesOnce(std::sync::OnceLock<Box<ShortNames>>);
+
+impl PartialEq for ShortNamesOnce {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for ShortNamesOnce {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ShortNames")
+    }
 }
 
 impl Description {
@@ -99,6 +130,25 @@ impl Description {
     /// The name of a cell by index.
     pub fn cell_name(&self, cell: u8) -> &str {
         &self.cells[cell as usize].name
+    }
+
+    /// The cells' names as a [`ShortNames`] table, worked out on the first
+    /// call.
+    #[inline]
+    pub fn short_names(&self) -> &ShortNames {
+        self.short_names.0.get_or_init(|| {
+            let mut t = Box::new([[0u8; 16]; 128]);
+            for (c, f) in t.iter_mut().enumerate() {
+                let name = self.cells.get(c).map_or(&[][..], |i| i.name.as_bytes());
+                if !name.is_empty() && name.len() <= 14 {
+                    f[1] = name.len() as u8;
+                    f[2..2 + name.len()].copy_from_slice(name);
+                } else {
+                    f[1] = LONG_NAME;
+                }
+            }
+            t
+        })
     }
 
     /// The seats: stable for the whole game and match, so a client maps
@@ -114,5 +164,44 @@ impl Description {
     /// The index of a player by name.
     pub fn player_index(&self, name: &str) -> Option<u8> {
         self.players.iter().position(|p| p.name == name).map(|i| i as u8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every game's table lays out each cell's name, and marks the rest.
+    #[test]
+    fn short_names_are_the_cells_names() {
+        let registry = crate::Registry::new();
+        for game in registry.all() {
+            let d = game.description();
+            let t = d.short_names();
+            for (c, f) in t.iter().enumerate() {
+                match d.cells.get(c).map(|i| i.name.as_bytes()) {
+                    Some(name) if !name.is_empty() && name.len() <= 14 => {
+                        assert_eq!(f[0], 0, "{} {c}", d.id);
+                        assert_eq!(&f[2..2 + f[1] as usize], name, "{} {c}", d.id);
+                    }
+                    _ => assert_eq!(f[1], LONG_NAME, "{} {c}", d.id),
+                }
+            }
+            // Made once; a clone compares equal and lays out the same names.
+            assert!(std::ptr::eq(t, d.short_names()));
+            let copy = d.clone();
+            assert_eq!(&copy, d);
+            assert_eq!(copy.short_names(), t);
+        }
+        // A long, an empty and a short name.
+        let mut d = registry.all().next().unwrap().description().clone();
+        d.short_names = ShortNamesOnce::default();
+        d.cells.truncate(3);
+        d.cells[0].name = "a-name-of-fifteen".into();
+        d.cells[1].name = String::new();
+        d.cells[2].name = "fourteen-bytes".into();
+        let t = d.short_names();
+        assert_eq!((t[0][1], t[1][1], t[2][1], t[3][1]), (LONG_NAME, LONG_NAME, 14, LONG_NAME));
+        assert_eq!(&t[2][2..], b"fourteen-bytes");
     }
 }

@@ -176,7 +176,13 @@ pub enum Status {
 pub struct PlayerMeasures {
     pub player: Player,
     /// Groups of the player's pieces (connected by the game's relation).
+    /// Left empty where [`PlayerMeasures::groups_counted`] is set.
     pub groups: Vec<Vec<Cell>>,
+    /// The number of groups when their cells were not asked for
+    /// ([`Game::evaluate_with`] with `cells` false), `groups` then left
+    /// empty: no `Vec` a group (issue #25). Read the count with
+    /// [`PlayerMeasures::group_count`].
+    pub groups_counted: Option<u32>,
     /// Pieces of the player on the board.
     pub pieces: Option<u32>,
     /// Stones captured (Squeeze/Swish: including bait held).
@@ -198,6 +204,14 @@ pub struct PlayerMeasures {
     pub bid: Option<u32>,
     /// Total penalty over the match so far (Shoulder to Shoulder).
     pub match_penalty: Option<u32>,
+}
+
+impl PlayerMeasures {
+    /// How many groups the player has: [`PlayerMeasures::groups_counted`]
+    /// when set, else the length of `groups`.
+    pub fn group_count(&self) -> usize {
+        self.groups_counted.map_or(self.groups.len(), |n| n as usize)
+    }
 }
 
 /// A match's standing (Shoulder to Shoulder's three-game matches).
@@ -403,8 +417,9 @@ pub trait Game: Send + Sync + 'static {
     fn evaluate(&self, pos: &Self::Position) -> Evaluation;
 
     /// [`Game::evaluate`]; with `cells` false a game may leave each group's
-    /// cells out (an empty `Vec` a group, so the count stays): the service's
-    /// basic view shows only the count, and listing the cells is most of an
+    /// cells out (an empty `Vec` a group, so the count stays, or no group
+    /// and [`PlayerMeasures::groups_counted`] set): the service's basic
+    /// view shows only the count, and listing the cells is most of an
     /// evaluation's allocations (issue #25). By default, `evaluate`.
     fn evaluate_with(&self, pos: &Self::Position, cells: bool) -> Evaluation {
         let _ = cells;

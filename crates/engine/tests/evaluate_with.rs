@@ -1,7 +1,8 @@
 //! `AnyGame::evaluate_with(record, false)` (the service's basic view of
 //! Evaluate, issue #25) measures every position exactly as `evaluate` does,
 //! in every game, but may leave each group's cells out: the number of
-//! groups stays. Along walks from the start and every benchmark position.
+//! groups stays (`PlayerMeasures::group_count`). Along walks from the
+//! start and every benchmark position.
 
 use parlour_engine::front::{AnyGame, MoveInput};
 use parlour_engine::{Record, Registry};
@@ -14,10 +15,13 @@ fn check(game: &dyn AnyGame, position: &str) {
     assert_eq!(with_cells, full, "{position}");
     let mut expected = full.clone();
     for (p, q) in lean.players.iter_mut().zip(&mut expected.players) {
-        assert_eq!(p.groups.len(), q.groups.len(), "{position}");
+        assert_eq!(p.group_count(), q.group_count(), "{position}");
+        assert!(q.groups_counted.is_none(), "{position}: the full evaluation lists its groups");
+        assert!(p.groups_counted.is_none() || p.groups.is_empty(), "{position}");
         assert!(p.groups.iter().all(|g| g.is_empty() || q.groups.contains(g)), "{position}");
         p.groups.clear();
         q.groups.clear();
+        p.groups_counted = None;
     }
     assert_eq!(lean, expected, "{position}");
 }

@@ -74,5 +74,6 @@ pub(super) fn describe(variant: Variant) -> Description {
         ],
         options,
         cells,
+        short_names: Default::default(),
     }
 }

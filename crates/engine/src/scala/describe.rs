@@ -105,5 +105,6 @@ fn empty_description() -> Description {
         ],
         options: vec![],
         cells: vec![],
+        short_names: Default::default(),
     }
 }

@@ -105,5 +105,6 @@ pub(super) fn describe(variant: Variant, b: &Board) -> Description {
             },
         ],
         cells,
+        short_names: Default::default(),
     }
 }

@@ -3,7 +3,7 @@
 //! search's value and heuristic.
 
 use super::{Position, ShoulderToShoulder, Variant};
-use crate::bits::{bit, components, flood, Bits};
+use crate::bits::{bit, components, components_in, flood, Bits};
 use crate::error::RulesError;
 use crate::game::{Evaluation, MatchStanding, Outcome, Player, PlayerMeasures};
 
@@ -177,8 +177,20 @@ pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> E
     // Each seat's groups once: the winner ([`ShoulderToShoulder::winner`]:
     // one group), the outcome ([`outcome`]) and the measures read them.
     // An array, not a `Vec` of them: one allocation less a call.
+    // Each seat's groups on the stack (twelve pieces a seat make twelve
+    // groups at most; a `Vec` only past sixteen): no allocation a seat.
     let seats = g.seats() as usize;
-    let groups: [Vec<u128>; 3] = std::array::from_fn(|p| if p < seats { g.groups(pos.pieces[p]) } else { Vec::new() });
+    let mut held = [[0u128; 16]; 3];
+    let mut spilled: [Vec<u128>; 3] = Default::default();
+    let mut counts = [0usize; 3];
+    for p in 0..seats {
+        match components_in(pos.pieces[p], g.board.neighbors, &mut held[p]) {
+            Some(n) => counts[p] = n,
+            None => spilled[p] = g.groups(pos.pieces[p]),
+        }
+    }
+    let groups: [&[u128]; 3] =
+        std::array::from_fn(|p| if spilled[p].is_empty() { &held[p][..counts[p]] } else { &spilled[p] });
     let winner = (0..g.seats()).find(|&p| groups[p as usize].len() == 1);
     let outcome = match winner {
         Some(w) => Outcome::Won(vec![w]),
@@ -190,12 +202,19 @@ pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> E
     let players = (0..g.seats())
         .zip(groups)
         .map(|(p, groups)| {
-            let (penalty, one_move) = g.penalty_of(pos, p, winner, &groups);
+            let (penalty, one_move) = g.penalty_of(pos, p, winner, groups);
             let total = pos.penalties[p as usize].saturating_add(if over { penalty } else { 0 });
             totals.push(total);
+            // Without the cells, the count alone (no `Vec` a group).
+            let (listed, counted) = if cells {
+                (groups.iter().map(|&g| Bits(g).collect()).collect(), None)
+            } else {
+                (Vec::new(), Some(groups.len() as u32))
+            };
             PlayerMeasures {
                 player: p,
-                groups: groups.into_iter().map(|g| if cells { Bits(g).collect() } else { Vec::new() }).collect(),
+                groups: listed,
+                groups_counted: counted,
                 pieces: Some(pos.pieces[p as usize].count_ones()),
                 penalty: Some(penalty),
                 one_move_from_connecting: Some(one_move),

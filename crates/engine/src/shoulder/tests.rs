@@ -1005,10 +1005,12 @@ fn evaluation_as_measured_one_by_one(g: &ShoulderToShoulder, pos: &Position) {
             };
             let total = pos.penalties[p as usize].saturating_add(if outcome.is_over() { penalty } else { 0 });
             totals.push(total);
-            let shown: Vec<Vec<u8>> =
-                groups.iter().map(|&x| if cells { Bits(x).collect() } else { Vec::new() }).collect();
+            // Without the cells, the count alone.
+            let shown: Vec<Vec<u8>> = if cells { groups.iter().map(|&x| Bits(x).collect()).collect() } else { vec![] };
             assert_eq!(m.player, p);
             assert_eq!(m.groups, shown, "{text}");
+            assert_eq!(m.group_count(), groups.len(), "{text}");
+            assert_eq!(m.groups_counted, (!cells).then_some(groups.len() as u32), "{text}");
             assert_eq!(m.pieces, Some(pos.pieces[p as usize].count_ones()));
             assert_eq!(m.penalty, Some(penalty), "{text}");
             assert_eq!(m.one_move_from_connecting, Some(one_move), "{text}");

@@ -113,5 +113,6 @@ pub(super) fn describe(id: GameId, g: &Geometry) -> Description {
             },
         ],
         cells,
+        short_names: Default::default(),
     }
 }
