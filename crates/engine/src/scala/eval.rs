@@ -80,7 +80,7 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
 /// The heuristic's two terms for `player` (a position still at play): the
 /// race to the goal (the two front stones' steps, [`RACE`] at most), which
 /// counts most, and material ([`MATERIAL`] at most).
-fn race_and_material(pos: &Position, player: Player) -> (f64, f64) {
+pub(super) fn race_and_material(pos: &Position, player: Player) -> (f64, f64) {
     let dist = |p: Player| {
         let g = (GOAL[p as usize] == F14) as usize;
         Bits(pos.stones[p as usize]).map(|c| DISTANCE[g][c as usize] as f64).fold(14.0, f64::min)
@@ -349,7 +349,7 @@ const MOST_TRAVEL: u32 = 25;
 
 /// [`crate::game::Game::search_value`] for Scala: the heuristic, and in an
 /// endgame the larger side's progress and regrouping; in a lopsided
-/// position without the stones for the chain, no race.
+/// position without the stones for the chain, less race.
 pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     if outcome(g, pos) != Outcome::Ongoing {
         return heuristic(g, pos, player);
@@ -359,15 +359,19 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     let missing = stones_missing(pos, major, minor);
     // Without the stones for the chain the larger side's front stone
     // cannot land, and the smaller side's few stones cannot win a race
-    // either (eighth session): the race is worth nothing, so that in the
-    // captures that lead here material and the stones missing decide, not
-    // a front stone that will never land.
-    let race = if missing > 0 { 0.0 } else { race };
+    // either (eighth session): with two or more stones missing the race
+    // is divided by their number, so that in the captures that lead here
+    // material and the stones missing decide, not a front stone that will
+    // never land. (Not nothing, and whole with one missing: the refuge's
+    // count is not a proof; some endgames a stone or two short are won by
+    // leaving the lone stone no move, and without the race's gradient the
+    // tiny-budget player missed two proven wins.)
+    let race = race / missing.max(1) as f64;
     let mut value = (race + material).clamp(-0.95, 0.95);
     if endgame(pos).is_some() {
         let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
-        let front = if missing > 0 { 0.0 } else { FRONT * (1.0 - nearest(major) / 13.0) };
-        let progress = (front + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
+        let progress =
+            (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
         let regrouped = regroup(pos, major, minor).map_or(0.0, |t| PER_MOVE * MOST_TRAVEL.saturating_sub(t) as f64);
         let sign = if player == major { 1.0 } else { -1.0 };
         value += sign * (PROGRESS * progress + regrouped - short_chain_cost(pos, major, minor, missing));
