@@ -73,28 +73,18 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
         Outcome::Drawn => return 0.0,
         Outcome::Ongoing => {}
     }
-    let (race, material) = race_and_material(pos, player);
-    (race + material).clamp(-0.95, 0.95)
-}
-
-/// The heuristic's two terms for `player` (a position still at play): the
-/// race to the goal (the two front stones' steps, [`RACE`] at most), which
-/// counts most, and material ([`MATERIAL`] at most).
-pub(super) fn race_and_material(pos: &Position, player: Player) -> (f64, f64) {
     let dist = |p: Player| {
         let g = (GOAL[p as usize] == F14) as usize;
         Bits(pos.stones[p as usize]).map(|c| DISTANCE[g][c as usize] as f64).fold(14.0, f64::min)
     };
     let me = player;
     let them = other(player);
+    // The race to the goal counts most, then material.
     let race = (dist(them) - dist(me)) / 13.0;
     let material =
         (pos.stones[me as usize].count_ones() as f64 - pos.stones[them as usize].count_ones() as f64) / STONES as f64;
-    (RACE * race, MATERIAL * material)
+    (0.6 * race + MATERIAL * material).clamp(-0.95, 0.95)
 }
-
-/// The heuristic's weight of the race (a step is worth `RACE / 13`).
-const RACE: f64 = 0.6;
 
 /// The heuristic's weight of material (a stone is worth `MATERIAL / STONES`).
 const MATERIAL: f64 = 0.35;
@@ -348,46 +338,18 @@ const PER_MOVE: f64 = 0.004;
 const MOST_TRAVEL: u32 = 25;
 
 /// [`crate::game::Game::search_value`] for Scala: the heuristic, and in an
-/// endgame the larger side's progress and regrouping; in a lopsided
-/// position without the stones for the chain, less race.
+/// endgame the larger side's progress and regrouping.
 pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
+    let base = heuristic(g, pos, player);
     if outcome(g, pos) != Outcome::Ongoing {
-        return heuristic(g, pos, player);
+        return base;
     }
-    let (race, material) = race_and_material(pos, player);
-    let Some((major, minor)) = lopsided(pos) else { return (race + material).clamp(-0.95, 0.95) };
-    let missing = stones_missing(pos, major, minor);
-    // Without the stones for the chain the larger side's front stone
-    // cannot land, and the smaller side's few stones cannot win a race
-    // either (eighth session): with two or more stones missing the race
-    // is divided by their number, so that in the captures that lead here
-    // material and the stones missing decide, not a front stone that will
-    // never land. (Not nothing, and whole with one missing: the refuge's
-    // count is not a proof; some endgames a stone or two short are won by
-    // leaving the lone stone no move, and without the race's gradient the
-    // tiny-budget player missed two proven wins.)
-    let race = race / missing.max(1) as f64;
-    let mut value = (race + material).clamp(-0.95, 0.95);
-    if endgame(pos).is_some() {
-        let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
-        let progress =
-            (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
-        let regrouped = regroup(pos, major, minor).map_or(0.0, |t| PER_MOVE * MOST_TRAVEL.saturating_sub(t) as f64);
-        let sign = if player == major { 1.0 } else { -1.0 };
-        value += sign * (PROGRESS * progress + regrouped - short_chain_cost(pos, major, minor, missing));
-    }
-    value.clamp(-0.95, 0.95)
-}
-
-/// The larger and the smaller side when the smaller side has at most
-/// [`ENDGAME_MINORITY`] stones and the larger more (an endgame, or a
-/// capture race's end on the way to one).
-fn lopsided(pos: &Position) -> Option<(Player, Player)> {
-    let counts = [pos.stones[0].count_ones(), pos.stones[1].count_ones()];
-    let minor: Player = if counts[0] < counts[1] { WHITE } else { BLACK };
-    let major = other(minor);
-    (counts[minor as usize] <= ENDGAME_MINORITY && counts[major as usize] > counts[minor as usize])
-        .then_some((major, minor))
+    let Some((major, minor)) = endgame(pos) else { return base };
+    let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
+    let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
+    let regrouped = regroup(pos, major, minor).map_or(0.0, |t| PER_MOVE * MOST_TRAVEL.saturating_sub(t) as f64);
+    let sign = if player == major { 1.0 } else { -1.0 };
+    (base + sign * (PROGRESS * progress + regrouped - short_chain_cost(pos, major, minor))).clamp(-0.95, 0.95)
 }
 
 // The chain's length is set before the endgame is reached (fourth
@@ -415,10 +377,10 @@ const MISSING_CAP: u32 = 4;
 /// and every stone with it (the larger side keeps its stones), and being
 /// behind never pays (the smaller side does not shed stones to leave the
 /// other short).
-fn short_chain_cost(pos: &Position, major: Player, minor: Player, missing: u32) -> f64 {
+fn short_chain_cost(pos: &Position, major: Player, minor: Player) -> f64 {
     let lead = pos.stones[major as usize].count_ones() - pos.stones[minor as usize].count_ones();
     let half_lead = 0.5 * MATERIAL * lead as f64 / STONES as f64;
-    (PER_MISSING * missing.min(MISSING_CAP) as f64).min(half_lead)
+    (PER_MISSING * stones_missing(pos, major, minor).min(MISSING_CAP) as f64).min(half_lead)
 }
 
 /// The stones `major` lacks for the chain from the refuge: the farthest

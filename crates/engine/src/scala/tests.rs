@@ -1124,39 +1124,3 @@ fn stones_missing_cost_at_most_half_the_lead() {
     let p = pos(&g, "to_move=white; white=f4,g5,g6,h6,h7,h8,h9,h10; black=e3,d3,e2,g3");
     assert_eq!(g.heuristic(&p, WHITE), g.search_value(&p, WHITE));
 }
-
-#[test]
-fn less_race_in_a_lopsided_position_without_the_stones_for_the_chain() {
-    let g = zil();
-    // Zillions game 15 of seed 2 (docs/ai.md, "Scala endgames", eighth
-    // session): Black's i8-g4 took two stones for one and left five against
-    // a lone white stone 7 steps from f1, two stones short of the chain; the
-    // search valued it at +0.31, mostly for Black's front stone on g4,
-    // which cannot land. With two stones missing the race counts half.
-    let p = pos(&g, "to_move=white; white=j7; black=g4,g5,h6,i6,h7");
-    assert_eq!(super::eval::stones_missing(&p, BLACK, WHITE), 2);
-    let drop = g.heuristic(&p, BLACK) - g.search_value(&p, BLACK);
-    assert!(drop > 0.05, "{drop}");
-    assert!((g.search_value(&p, BLACK) + g.search_value(&p, WHITE)).abs() < 1e-12);
-    // A lopsided position that is not an endgame (a lead of two; original
-    // game 11 of seed 2, drawn): the race divided by the stones missing,
-    // material whole, nothing else.
-    let g = orig();
-    let p = pos(&g, "to_move=white; white=d8; black=c6,e6,d7");
-    let missing = super::eval::stones_missing(&p, BLACK, WHITE);
-    assert!(missing >= 2, "{missing}");
-    let (race, material) = super::eval::race_and_material(&p, BLACK);
-    assert!((g.search_value(&p, BLACK) - (race / missing as f64 + material)).abs() < 1e-12);
-    // One stone missing leaves the race whole (the refuge's count is not a
-    // proof: such endgames are sometimes won by leaving no move; original
-    // game 0 of seed 2, drawn with three stones against one).
-    let p = pos(&g, "to_move=white; white=e11,f12,g13; black=g12");
-    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 1);
-    let (race, material) = super::eval::race_and_material(&p, WHITE);
-    assert!((g.search_value(&p, WHITE) - (race + material)).abs() < 1e-12);
-    // With the stones for the chain the race stays, and the endgame's terms
-    // only add (nothing is missing, so nothing is costed).
-    let p = pos(&g, "to_move=white; white=g6,h7,h8,h9,h10,g11,h11,h12,g12; black=g5");
-    assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 0);
-    assert!(g.search_value(&p, WHITE) >= g.heuristic(&p, WHITE));
-}
