@@ -14,14 +14,12 @@
 //!   equal share of the count, and the answers are valued by minimax over
 //!   those values.
 //! - **The set-up's end** ([`PieStage::Setup`]: the set-up could end now):
-//!   the tree search, with a quarter of the budget, names the candidates
-//!   (the end move and its [`SCREENED_STONES`] best other moves); each is
-//!   valued as the choice after it (a placement followed at once by the
-//!   end) by a quarter of the count (the screen), and the end and the
-//!   [`STONE_CANDIDATES`] best screened others again by the half left, so
-//!   the setter ends the set-up when one more stone makes the chooser's
-//!   best answer no worse for it, and otherwise places the stone whose
-//!   start is the most balanced.
+//!   the tree search, with half the budget, names the candidates (the end
+//!   move and its [`STONE_CANDIDATES`] best other moves); each is valued as
+//!   the choice after it (a placement followed at once by the end), by the
+//!   other half, so the setter ends the set-up when one more stone makes
+//!   the chooser's best answer no worse for it, and otherwise places the
+//!   stone whose start is the most balanced.
 //!
 //! Budget: the count the play-phase alpha-beta would have in play
 //! ([`pvs::node_count`]; a level's own count where it has one), split
@@ -33,15 +31,9 @@ use super::{level, pvs, Candidate, HeuristicEval, SearchConfig, SuggestBudget, S
 use crate::game::{Game, Outcome, PieStage, Player};
 use std::time::Instant;
 
-/// Moves besides the end that the set-up judgment values deeply (the
-/// screen's best first).
+/// Moves besides the end that the set-up judgment values (the tree
+/// search's best first).
 pub const STONE_CANDIDATES: usize = 2;
-
-/// Moves besides the end that the set-up judgment screens (the tree
-/// search's best first): in Squeeze the tree's two best placements were
-/// often worse for the setter than other stones (docs/ai.md, "The setter's
-/// judgment").
-pub const SCREENED_STONES: usize = 8;
 
 /// The player's answer in a position with a [`Game::pie_stage`], or the
 /// tree search's where there is none; `None` when there is no move.
@@ -83,11 +75,8 @@ pub fn suggest<G: Game>(
     }
 }
 
-/// The set-up's end: the tree search names the candidates with a quarter
-/// of the budget; the judgment screens the end and the tree's best
-/// [`SCREENED_STONES`] other moves with a quarter of the count, then
-/// values the end and the [`STONE_CANDIDATES`] best screened others again
-/// with the half that is left (deeper), and answers by those values.
+/// The set-up's end: the tree search names the candidates with half the
+/// budget, the judgment values them with the other half.
 fn setup<G: Game>(
     game: &G,
     pos: &G::Position,
@@ -98,63 +87,29 @@ fn setup<G: Game>(
     started: Instant,
 ) -> Option<Suggestion<G::Move>> {
     let me = game.to_move(pos);
-    let quarter = SuggestBudget {
-        max_iterations: budget.max_iterations.div_ceil(4),
-        time_limit: budget.time_limit.map(|t| t / 4),
+    let half = SuggestBudget {
+        max_iterations: budget.max_iterations.div_ceil(2),
+        time_limit: budget.time_limit.map(|t| t / 2),
         ..budget.clone()
     };
-    let tree_config = SearchConfig { tactics_nodes: config.tactics_nodes.div_ceil(4), ..config.clone() };
-    let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), tree_config, &quarter);
-    search.run(&quarter);
+    let tree_config = SearchConfig { tactics_nodes: config.tactics_nodes.div_ceil(2), ..config.clone() };
+    let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), tree_config, &half);
+    search.run(&half);
     let tree = search.suggestion()?;
     let Some(end) = end_move(game, pos, moves) else { return Some(tree) };
-    // The screened moves in the tree search's order: the end and the best others.
-    let mut screened: Vec<G::Move> = Vec::new();
+    // The candidates in the tree search's order: the end and the best others.
+    let mut candidates: Vec<G::Move> = Vec::new();
     for c in &tree.candidates {
-        if c.mv == end || screened.iter().filter(|&&m| m != end).count() < SCREENED_STONES {
-            screened.push(c.mv);
+        if c.mv == end || candidates.iter().filter(|&&m| m != end).count() < STONE_CANDIDATES {
+            candidates.push(c.mv);
         }
     }
-    if !screened.contains(&end) {
-        screened.push(end);
+    if !candidates.contains(&end) {
+        candidates.push(end);
     }
-    let judged = choices(game, pos, &screened, end);
-    let deadline = budget.time_limit.and_then(|t| started.checked_add(t));
-    // The screen: a third of the judgment's time, a quarter of the count.
-    let screen_deadline = deadline.map(|d| {
-        let now = Instant::now();
-        now + d.saturating_duration_since(now) / 3
-    });
-    let mut screen = Starts::new();
-    for (_, choice) in &judged {
-        screen.collect(game, choice);
-    }
-    screen.search(game, config, budget, count / 4, screen_deadline);
-    let mut ranked: Vec<(f64, G::Move)> =
-        judged.iter().map(|(mv, choice)| (screen.value_for(game, choice, me), *mv)).collect();
-    ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
-    // The finalists: the end and the best screened others, searched again.
-    let mut finalists = vec![end];
-    finalists.extend(ranked.iter().map(|&(_, mv)| mv).filter(|&mv| mv != end).take(STONE_CANDIDATES));
-    let judged: Vec<(G::Move, G::Position)> = judged.into_iter().filter(|(mv, _)| finalists.contains(mv)).collect();
-    let mut starts = Starts::new();
-    for (_, choice) in &judged {
-        starts.collect(game, choice);
-    }
-    starts.search(game, config, budget, count / 2, deadline);
-    // The setter keeps its index until a pick hands out colours.
-    let scored = judged.iter().map(|(mv, choice)| (starts.value_for(game, choice, me), *mv)).collect();
-    let mut s = answer(game, me, scored, screen.nodes + starts.nodes);
-    s.iterations = tree.iterations;
-    Some(s)
-}
-
-/// Each candidate's choice position: the end itself, or a placement
-/// followed at once by the end (candidates after which the set-up cannot
-/// end are left out).
-fn choices<G: Game>(game: &G, pos: &G::Position, candidates: &[G::Move], end: G::Move) -> Vec<(G::Move, G::Position)> {
-    let mut judged = Vec::new();
-    for &mv in candidates {
+    // Each candidate's choice position (a placement followed by the end).
+    let mut judged: Vec<(G::Move, G::Position)> = Vec::new();
+    for &mv in &candidates {
         let child = after(game, pos, mv);
         if mv == end {
             judged.push((mv, child));
@@ -166,7 +121,17 @@ fn choices<G: Game>(game: &G, pos: &G::Position, candidates: &[G::Move], end: G:
             judged.push((mv, after(game, &child, e)));
         }
     }
-    judged
+    let mut starts = Starts::new();
+    for (_, choice) in &judged {
+        starts.collect(game, choice);
+    }
+    let deadline = budget.time_limit.and_then(|t| started.checked_add(t));
+    starts.search(game, config, budget, count / 2, deadline);
+    // The setter keeps its index until a pick hands out colours.
+    let scored = judged.iter().map(|(mv, choice)| (starts.value_for(game, choice, me), *mv)).collect();
+    let mut s = answer(game, me, scored, starts.nodes);
+    s.iterations = tree.iterations;
+    Some(s)
 }
 
 /// The positions the play-phase alpha-beta may make for the judgment: as
@@ -351,19 +316,6 @@ mod tests {
         // Fewer than ten stones: no judgment yet (the tree search answers).
         let (g, p) = squeeze("to_move=setter; white=h1,a4; black=a7,h7; stones=b2,c3; phase=setup");
         assert_eq!(g.pie_stage(&p), None);
-    }
-
-    #[test]
-    fn every_set_up_candidate_is_judged_at_the_choice() {
-        let (g, p) = squeeze(SET_UP);
-        let mut moves = Vec::new();
-        g.legal_moves(&p, &mut moves);
-        let end = end_move(&g, &p, &moves).unwrap();
-        let judged = choices(&g, &p, &moves, end);
-        // Twelve stones set: one more still lets the set-up end.
-        assert_eq!(judged.len(), moves.len());
-        assert!(judged.iter().any(|(mv, _)| *mv == end));
-        assert!(judged.iter().all(|(_, c)| g.pie_stage(c) == Some(PieStage::Choice)));
     }
 
     #[test]
