@@ -416,9 +416,9 @@ pub trait Game: Send + Sync + 'static {
     /// The game's measures for every player.
     fn evaluate(&self, pos: &Self::Position) -> Evaluation;
 
-    /// [`Game::evaluate`]; with `cells` false a game may leave each group's
-    /// cells out (an empty `Vec` a group, so the count stays, or no group
-    /// and [`PlayerMeasures::groups_counted`] set): the service's basic
+    /// [`Game::evaluate`]; with `cells` false a game may leave the groups'
+    /// cells out (no group listed and [`PlayerMeasures::groups_counted`]
+    /// set, so the count stays): the service's basic
     /// view shows only the count, and listing the cells is most of an
     /// evaluation's allocations (issue #25). By default, `evaluate`.
     fn evaluate_with(&self, pos: &Self::Position, cells: bool) -> Evaluation {

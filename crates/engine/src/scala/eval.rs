@@ -21,19 +21,21 @@ impl Scala {
 
     /// Seat `p`'s measures, given the groups of all the stones (both
     /// seats' are read from one split); each group's cells only with
-    /// `cells` (else an empty `Vec` a group: the count alone).
+    /// `cells` (else the count alone, [`PlayerMeasures::groups_counted`]).
     fn measures(&self, pos: &Position, p: Player, all: &[u128], cells: bool) -> PlayerMeasures {
         let mine = pos.stones[p as usize];
-        let groups = all
-            .iter()
-            .filter(|&&g| g & mine != 0)
-            .map(|&g| if cells { Bits(g & mine).collect() } else { Vec::new() })
-            .collect();
+        let own = all.iter().filter(|&&g| g & mine != 0);
+        let (groups, groups_counted) = if cells {
+            (own.map(|&g| Bits(g & mine).collect()).collect(), None)
+        } else {
+            (Vec::new(), Some(own.count() as u32))
+        };
         let goal = GOAL[p as usize];
         let dist = Bits(mine).map(|c| DISTANCE[(goal == F14) as usize][c as usize] as u32).min();
         PlayerMeasures {
             player: p,
             groups,
+            groups_counted,
             pieces: Some(mine.count_ones()),
             distance_to_goal: dist,
             ..Default::default()

@@ -176,7 +176,6 @@ pub(super) fn outcome(g: &ShoulderToShoulder, pos: &Position) -> Outcome {
 pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> Evaluation {
     // Each seat's groups once: the winner ([`ShoulderToShoulder::winner`]:
     // one group), the outcome ([`outcome`]) and the measures read them.
-    // An array, not a `Vec` of them: one allocation less a call.
     // Each seat's groups on the stack (twelve pieces a seat make twelve
     // groups at most; a `Vec` only past sixteen): no allocation a seat.
     let seats = g.seats() as usize;
