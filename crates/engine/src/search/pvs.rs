@@ -8,9 +8,9 @@
 //! ordering (the table's move, immediate wins, captures best first, two
 //! killer moves per ply, the history heuristic) and a capture search at the
 //! leaves (quiescence: each side may stand pat on the static value or play
-//! a noisy move, [`Game::noisy`], for up to `quiescence` plies; only the
-//! moves the game names for it, [`Game::quiescence_moves`], are made, so
-//! quiet moves there cost no positions). Leaves are
+//! a noisy move, [`Game::noisy`], for up to `quiescence` plies; with
+//! `Limits::quiescence_moves`, only the moves the game names for it,
+//! [`Game::quiescence_moves`], are made). Leaves are
 //! valued by [`Game::search_value`]; a finished game is worth more than any
 //! estimate, sooner wins more, later losses less. No pruning beyond
 //! alpha-beta (no null move, no reductions), so an iteration of depth `d`
@@ -66,8 +66,9 @@ pub struct Limits<'a> {
     pub table_first: bool,
     /// In the capture search, make only the moves the game names
     /// ([`Game::quiescence_moves`]) rather than every legal move to find
-    /// the noisy ones: the same values, fewer positions made (on in play;
-    /// off only to measure what it saves).
+    /// the noisy ones: the same values, fewer positions made (arena
+    /// `qm=on`, [`SearchConfig::ab_capture_moves`]; off in play by default,
+    /// since a count then buys more time).
     pub quiescence_moves: bool,
 }
 
@@ -726,7 +727,7 @@ pub fn suggest_within<G: Game>(
         quiescence: config.ab_quiescence,
         reductions: config.ab_reductions,
         table_first: true,
-        quiescence_moves: true,
+        quiescence_moves: config.ab_capture_moves,
     };
     let report = (every != Duration::MAX).then_some((every, report));
     suggest(game, pos, limits, report)
