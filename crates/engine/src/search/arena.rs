@@ -746,6 +746,7 @@ mod tests {
             "mcts:it=100,tac=3,tn=5000",
             "mcts:it=300,abn=1000",
             "mcts:it=300,pie=on",
+            "mcts:it=300,qm=on,abn=1000",
             "ab:ms=5000",
             "ab:depth=4",
             "ab:ms=1000,depth=6,nodes=100000",
@@ -763,6 +764,7 @@ mod tests {
             "mcts:leaf=deep",
             "mcts:ms",
             "mcts:pie=yes",
+            "mcts:qm=yes",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
