@@ -332,6 +332,12 @@ impl<G: Game> Game for Bounded<G> {
         self.game.noisy(&pos.inner, &child.inner)
     }
 
+    fn quiescence_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        if !Self::limit_reached(pos) {
+            self.game.quiescence_moves(&pos.inner, out);
+        }
+    }
+
     fn prefers_alpha_beta(&self, pos: &Self::Position) -> bool {
         self.game.prefers_alpha_beta(&pos.inner)
     }

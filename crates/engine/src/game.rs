@@ -566,6 +566,17 @@ pub trait Game: Send + Sync + 'static {
         false
     }
 
+    /// Appends the legal moves of `pos` that a capture search must try:
+    /// at least every move that is [`Game::noisy`] or ends the game in the
+    /// mover's favour (more is harmless: the search makes each one and
+    /// tests it, and leaves out the rest). By default every legal move. A
+    /// game that can tell these moves without making the others saves the
+    /// play-phase alpha-beta ([`crate::search::pvs`]) most of the positions
+    /// it makes at its leaves (issue #22).
+    fn quiescence_moves(&self, pos: &Self::Position, out: &mut Vec<Self::Move>) {
+        self.legal_moves(pos, out)
+    }
+
     /// Whether the player should choose its move in `pos` by alpha-beta
     /// search ([`crate::search::pvs`]) rather than the tree search: a game
     /// says so where play is sharp and narrow enough for exhaustive search

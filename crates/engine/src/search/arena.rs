@@ -118,6 +118,13 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: lmr is on or off")),
                     }
                 }
+                "qm" => {
+                    config.ab_capture_moves = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("`{kv}`: qm is on or off")),
+                    }
+                }
                 "abn" => config.ab_nodes = num(v)? as u64,
                 "pie" => {
                     config.pie = match v {
@@ -128,7 +135,7 @@ impl FromStr for PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                    "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, abn, pie"
+                    "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, qm, abn, pie"
                 ))
                 }
             }
@@ -225,6 +232,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.ab_reductions != d.ab_reductions {
                     parts.push(format!("lmr={}", if config.ab_reductions { "on" } else { "off" }));
+                }
+                if config.ab_capture_moves != d.ab_capture_moves {
+                    parts.push(format!("qm={}", if config.ab_capture_moves { "on" } else { "off" }));
                 }
                 if config.ab_nodes != d.ab_nodes {
                     parts.push(format!("abn={}", config.ab_nodes));
@@ -736,6 +746,7 @@ mod tests {
             "mcts:it=100,tac=3,tn=5000",
             "mcts:it=300,abn=1000",
             "mcts:it=300,pie=on",
+            "mcts:it=300,qm=on,abn=1000",
             "ab:ms=5000",
             "ab:depth=4",
             "ab:ms=1000,depth=6,nodes=100000",
@@ -753,6 +764,7 @@ mod tests {
             "mcts:leaf=deep",
             "mcts:ms",
             "mcts:pie=yes",
+            "mcts:qm=yes",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }

@@ -107,6 +107,12 @@ pub struct SearchConfig {
     /// ([`super::pvs::Limits::reductions`]). Off by default: the 8-game
     /// samples disagree (docs/ai.md, issue #22).
     pub ab_reductions: bool,
+    /// The alpha-beta's capture search makes only the moves the game names
+    /// for it ([`super::pvs::Limits::quiescence_moves`]): the same search,
+    /// fewer positions counted, so a count buys more depth and more CPU
+    /// time. Off by default: it changes what a count costs in time and was
+    /// not shown stronger (docs/ai.md, issue #22, sixth session).
+    pub ab_capture_moves: bool,
     /// Positions the play-phase alpha-beta may make when the budget bounds
     /// iterations (0 = follow the iterations, [`super::pvs::NODES_PER_ITERATION`]
     /// each plus the tactical layer's count). A level's own count for that
@@ -137,6 +143,7 @@ impl Default for SearchConfig {
             alpha_beta: true,
             ab_quiescence: super::pvs::DEFAULT_QUIESCENCE,
             ab_reductions: false,
+            ab_capture_moves: false,
             ab_nodes: 0,
             pie: false,
         }

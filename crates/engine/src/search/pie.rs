@@ -227,6 +227,7 @@ impl<P: Clone> Starts<P> {
                 quiescence: config.ab_quiescence,
                 reductions: config.ab_reductions,
                 table_first: true,
+                quiescence_moves: config.ab_capture_moves,
             };
             let mover = game.to_move(start);
             let value = match pvs::suggest(game, start, limits, None) {

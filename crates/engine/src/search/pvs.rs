@@ -8,7 +8,9 @@
 //! ordering (the table's move, immediate wins, captures best first, two
 //! killer moves per ply, the history heuristic) and a capture search at the
 //! leaves (quiescence: each side may stand pat on the static value or play
-//! a noisy move, [`Game::noisy`], for up to `quiescence` plies). Leaves are
+//! a noisy move, [`Game::noisy`], for up to `quiescence` plies; with
+//! `Limits::quiescence_moves`, only the moves the game names for it,
+//! [`Game::quiescence_moves`], are made). Leaves are
 //! valued by [`Game::search_value`]; a finished game is worth more than any
 //! estimate, sooner wins more, later losses less. No pruning beyond
 //! alpha-beta (no null move, no reductions), so an iteration of depth `d`
@@ -62,6 +64,12 @@ pub struct Limits<'a> {
     /// Search the table's move before the other children are made (on in
     /// play; off only to measure what it saves).
     pub table_first: bool,
+    /// In the capture search, make only the moves the game names
+    /// ([`Game::quiescence_moves`]) rather than every legal move to find
+    /// the noisy ones: the same values, fewer positions made (arena
+    /// `qm=on`, [`SearchConfig::ab_capture_moves`]; off in play by default,
+    /// since a count then buys more time).
+    pub quiescence_moves: bool,
 }
 
 /// Iterations up to this depth search every move to full depth, so they
@@ -456,7 +464,11 @@ impl<G: Game> Search<'_, '_, G> {
         let game = self.game;
         let me = game.to_move(pos);
         let mut moves = Vec::new();
-        game.legal_moves(pos, &mut moves);
+        if self.limits.quiescence_moves {
+            game.quiescence_moves(pos, &mut moves);
+        } else {
+            game.legal_moves(pos, &mut moves);
+        }
         let mut noisy: Vec<(i32, G::Position, bool)> = Vec::new();
         for mv in moves {
             if !self.tick() {
@@ -715,6 +727,7 @@ pub fn suggest_within<G: Game>(
         quiescence: config.ab_quiescence,
         reductions: config.ab_reductions,
         table_first: true,
+        quiescence_moves: config.ab_capture_moves,
     };
     let report = (every != Duration::MAX).then_some((every, report));
     suggest(game, pos, limits, report)
@@ -744,6 +757,7 @@ mod tests {
             quiescence: DEFAULT_QUIESCENCE,
             reductions: false,
             table_first: true,
+            quiescence_moves: true,
         }
     }
 
@@ -825,6 +839,31 @@ mod tests {
         assert!(s.iterations < 50_000_000);
     }
 
+    /// The capture search's own moves (the game names them without making
+    /// the others) change no value and no answer at a given depth, and make
+    /// fewer positions: the same search, cheaper.
+    #[test]
+    fn quiescence_moves_keep_the_values_and_make_fewer_positions() {
+        let starts = include_str!("../../tests/data/squeeze-starts.txt");
+        let mut texts: Vec<&str> =
+            starts.lines().filter(|l| !l.starts_with('#')).step_by(2).filter_map(|l| l.split('\t').nth(2)).collect();
+        texts.push(MID);
+        for text in texts {
+            let (g, p) = squeeze(text);
+            for depth in 1..=3 {
+                let on = suggest(&g, &p, Limits { max_depth: depth, ..limits(0) }, None).unwrap();
+                let off =
+                    suggest(&g, &p, Limits { max_depth: depth, quiescence_moves: false, ..limits(0) }, None).unwrap();
+                assert_eq!(
+                    (on.mv, &on.values, &on.candidates),
+                    (off.mv, &off.values, &off.candidates),
+                    "{text} d{depth}"
+                );
+                assert!(on.iterations < off.iterations, "{text} d{depth}: {} {}", on.iterations, off.iterations);
+            }
+        }
+    }
+
     /// What each iteration costs, from the four play positions of the
     /// matches against the baseline: positions made and CPU time to finish
     /// depth 1..=7, with the table's move searched first and without.
@@ -852,6 +891,54 @@ mod tests {
                 }
                 println!("{row}");
             }
+        }
+    }
+
+    /// Depth by depth, the player's search and the baseline's on one
+    /// position (issue #22, docs/ai.md "Why pvs sees the stone later"):
+    /// positions made, value and principal variation of each finished
+    /// iteration, with and without the capture search.
+    /// `PARLOUR_TRACE_POS='…' PARLOUR_TRACE_DEPTH=7 cargo test --release -p parlour-engine pvs::tests::depth_trace -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn depth_trace() {
+        let Ok(text) = std::env::var("PARLOUR_TRACE_POS") else { return };
+        let max = std::env::var("PARLOUR_TRACE_DEPTH").ok().and_then(|d| d.parse().ok()).unwrap_or(6);
+        let (g, p) = squeeze(&text);
+        let pv = |s: &Suggestion<_>| {
+            let mut q = p.clone();
+            let mut out = Vec::new();
+            for &m in &s.principal_variation {
+                out.push(g.move_notation(&q, m));
+                g.play(&mut q, m);
+            }
+            out.join(" ")
+        };
+        for depth in 1..=max {
+            for (quiescence, quiescence_moves) in [(DEFAULT_QUIESCENCE, true), (DEFAULT_QUIESCENCE, false), (0, false)]
+            {
+                let started = Instant::now();
+                let l = Limits { max_depth: depth, quiescence, quiescence_moves, ..limits(0) };
+                let s = suggest(&g, &p, l, None).unwrap();
+                println!(
+                    "pvs abq={quiescence} quiescence_moves={quiescence_moves} d{depth}: {} positions {:.1}s value {:+.4} pv {}",
+                    s.iterations,
+                    started.elapsed().as_secs_f64(),
+                    s.values[g.to_move(&p) as usize],
+                    pv(&s)
+                );
+            }
+            let started = Instant::now();
+            let config = crate::search::alphabeta::AlphaBetaConfig { max_depth: depth, ..Default::default() };
+            let budget = SuggestBudget { player: Strategy::AlphaBeta(config.clone()), ..Default::default() };
+            let s = crate::search::alphabeta::suggest(&g, &p, &config, &budget).unwrap();
+            println!(
+                "ab d{depth}: {} positions {:.1}s value {:+.4} move {}",
+                s.iterations,
+                started.elapsed().as_secs_f64(),
+                s.values[g.to_move(&p) as usize],
+                pv(&s)
+            );
         }
     }
 }

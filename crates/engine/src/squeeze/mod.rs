@@ -372,6 +372,10 @@ impl Game for Squeeze {
         eval::noisy(pos, child)
     }
 
+    fn quiescence_moves(&self, pos: &Position, out: &mut Vec<Move>) {
+        moves::quiescence_moves(self, pos, out)
+    }
+
     /// In play: capture races are decided by short exact sequences that
     /// alpha-beta with a capture search sees and the tree search misses
     /// (issue #22). The set-up and the pie choice stay with the tree search.

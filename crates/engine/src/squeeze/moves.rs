@@ -128,6 +128,80 @@ pub(super) fn legal_moves(game: &Squeeze, pos: &Position, out: &mut Vec<Move>) {
     }
 }
 
+/// The moves a capture search must try (see [`crate::game::Game::quiescence_moves`]),
+/// told without making them: in play, every move that captures (stones or
+/// kings; every ten-stone or king-taking win is one) and every move onto
+/// an empty cell next to an opposing king. No other move can box the
+/// opponent in: after it a cell next to an opposing king is still empty
+/// (a move fills only its destination and empties its origin), so that
+/// king can step there. When no such cell is empty (the opponent may be
+/// boxed in already, or able to leap only), every move; in the pre-game,
+/// every move.
+///
+/// Without leaps (Squeeze, Hex-Squeeze) the destinations are found once
+/// for all the mover's kings, not move by move: a king landing on `to`
+/// takes stones only where a run of stones leads from `to` to a king, so
+/// the cells beyond each king's runs of stones, with the cells next to an
+/// opposing king (the only place a king is taken from), hold every
+/// capturing destination (and a few more: the run may end at the moving
+/// king itself). With leaps (Swish), each move is asked
+/// ([`Squeeze::captures`]).
+pub(super) fn quiescence_moves(game: &Squeeze, pos: &Position, out: &mut Vec<Move>) {
+    if pos.phase != Phase::Play {
+        legal_moves(game, pos, out);
+        return;
+    }
+    if play_over(pos) {
+        return;
+    }
+    let me = pos.to_move;
+    let g = game.geo;
+    let occ = pos.occupied();
+    let mut room = 0u64;
+    for k in mask_cells(pos.kings[other(me) as usize]) {
+        for d in 0..g.dirs {
+            let n = g.step[d][k as usize];
+            if n != NONE {
+                room |= bit(n);
+            }
+        }
+    }
+    room &= !occ;
+    if room == 0 {
+        legal_moves(game, pos, out);
+        return;
+    }
+    if game.id.is_swish() {
+        for from in mask_cells(pos.kings[me as usize]) {
+            out.extend(
+                mask_cells(game.destinations(pos, me, from))
+                    .filter(|&to| room & bit(to) != 0 || game.captures(pos, from, to) != (0, 0))
+                    .map(|to| Move::Go { from, to }),
+            );
+        }
+        return;
+    }
+    let mut targets = room;
+    for k in mask_cells(pos.kings[0] | pos.kings[1]) {
+        for d in 0..g.dirs {
+            let mut c = g.step[d][k as usize];
+            if c == NONE || pos.stones & bit(c) == 0 {
+                continue;
+            }
+            while c != NONE && pos.stones & bit(c) != 0 {
+                c = g.step[d][c as usize];
+            }
+            if c != NONE {
+                targets |= bit(c);
+            }
+        }
+    }
+    targets &= !occ;
+    for from in mask_cells(pos.kings[me as usize]) {
+        out.extend(mask_cells(game.destinations(pos, me, from) & targets).map(|to| Move::Go { from, to }));
+    }
+}
+
 /// Whether a play position is over before the mover's king is asked:
 /// ten stones taken by either side, or the opponent without a king (a
 /// mover without a king, or boxed in, simply has no move).

@@ -968,3 +968,41 @@ fn captures_are_noisy() {
     let s = g.start();
     assert!(!g.noisy(&s, &play_all(&g, &s, &["white@a1"])));
 }
+
+#[test]
+fn quiescence_moves_hold_every_capture_and_every_win() {
+    // Along seeded random games of every variant: the capture search's
+    // moves are legal, and hold every move that captures or wins (the
+    // search makes only these at its leaves, issue #22).
+    for v in GameId::ALL {
+        let g = game(v);
+        let mut checked = 0;
+        for seed in 0..30u64 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let mut p = g.start();
+            for _ in 0..300 {
+                let mut legal = Vec::new();
+                g.legal_moves(&p, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                let mut quiet = Vec::new();
+                g.quiescence_moves(&p, &mut quiet);
+                assert!(quiet.iter().all(|m| legal.contains(m)), "{}", g.position_text(&p));
+                let me = g.to_move(&p);
+                for &m in &legal {
+                    let mut c = p;
+                    g.play(&mut c, m);
+                    let wins = matches!(g.outcome(&c), Outcome::Won(ref w) if w.contains(&me));
+                    if g.noisy(&p, &c) || wins {
+                        assert!(quiet.contains(&m), "{}: {}", g.position_text(&p), g.move_notation(&p, m));
+                    }
+                }
+                checked += usize::from(p.phase == Phase::Play);
+                let m = *legal.choose(&mut rng).unwrap();
+                g.play(&mut p, m);
+            }
+        }
+        assert!(checked > 500, "{}: {checked}", v.name());
+    }
+}
