@@ -103,7 +103,7 @@ impl RulesService {
     /// ListGames on the lean path: the same per-call machinery, and the
     /// reply's bytes encoded once (prost's encoding of [`Self::games`]),
     /// not the message cloned and encoded again every call.
-    async fn list_games_bytes(&self, req: Request<pb::ListGamesRequest>) -> Result<Response<Vec<u8>>, Status> {
+    async fn list_games_bytes<R>(&self, req: Request<R>) -> Result<Response<Vec<u8>>, Status> {
         traced(Call::new("ListGames", &req, "", ""), async {
             use prost::Message;
             Ok(Response::new(self.games_bytes.get_or_init(|| self.games().encode_to_vec()).clone()))
@@ -299,7 +299,9 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
     Ok(w.buf)
 }
 
-/// ApplyMove's work, shared by the `pb` reply and the lean one.
+/// ApplyMove's work, shared by the `pb` reply and the lean one (in line,
+/// as [`evaluated`]).
+#[inline]
 fn applied(game: &dyn AnyGame, state: &pb::GameState, r: &pb::ApplyMoveRequest) -> Result<ApplyView, Status> {
     let m = r.r#move.as_ref().ok_or_else(|| errors::bad_argument("move.notation", "the request has no move"))?;
     let origin = Origin::State(state);
@@ -309,7 +311,10 @@ fn applied(game: &dyn AnyGame, state: &pb::GameState, r: &pb::ApplyMoveRequest) 
 }
 
 /// Evaluate's work, shared by the `pb` reply and the lean one; the groups'
-/// cells only in the full `view` (the basic one shows their count).
+/// cells only in the full `view` (the basic one shows their count). In
+/// line, so the view and the evaluation are built where the reply is
+/// written, not moved out through one `Result` into another.
+#[inline]
 fn evaluated(
     game: &dyn AnyGame,
     state: &pb::GameState,

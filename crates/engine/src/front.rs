@@ -400,6 +400,11 @@ fn view_known<G: Game>(
 /// Room for a position's text: every game's fits, most with room to spare.
 const POSITION_CAPACITY: usize = 256;
 
+/// Room for the legal moves [`AnyGame::each_move_given`] lists: the
+/// longest lists of the load positions (Contiguity's and Shoulder to
+/// Shoulder's starts, 164-182 moves) fit.
+const LEGAL_CAPACITY: usize = 192;
+
 /// The outcome of a position whose legal moves are `legal`: a game with a
 /// legal move goes on ([`Game`]'s contract), so only a position without one
 /// is asked.
@@ -717,11 +722,13 @@ impl<G: Game> AnyGame for G {
         each: &mut dyn FnMut(&MoveView),
     ) -> Result<(StateView, usize), RulesError> {
         let pos = read(self, given)?;
-        let mut legal = Vec::new();
+        // Room for the usual list at once, not grown by doubling (three or
+        // four reallocations and copies for a list of a few dozen moves).
+        let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
         self.legal_moves(&pos, &mut legal);
         let mut described = MoveView {
             notation: String::with_capacity(16),
-            details: MoveDetails::action(crate::game::MoveKind::Action),
+            details: MoveDetails { path: Vec::with_capacity(8), ..MoveDetails::action(crate::game::MoveKind::Action) },
         };
         self.describe_moves(&pos, &legal, passed, &mut described, each);
         let outcome = outcome_given(self, &pos, !legal.is_empty());

@@ -391,7 +391,10 @@ impl<'a> Pairs<'a> {
     }
 
     /// Consumes `key` and parses it as an unsigned number (`default` when
-    /// absent).
+    /// absent). In line, as [`Pairs::take`], so a constant key's tag is
+    /// worked out at compile time (every position reads `ply` and
+    /// `max_plies` this way).
+    #[inline(always)]
     pub fn take_u32(&mut self, key: &str, default: u32) -> Result<u32, RulesError> {
         match self.take(key) {
             None => Ok(default),

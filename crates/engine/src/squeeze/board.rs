@@ -41,6 +41,8 @@ pub struct Geometry {
     pub dir_names: &'static [&'static str],
     /// `step[d][c]`: the neighbour of `c` in direction `d`, or [`NONE`].
     pub step: [[u8; MAX_CELLS]; MAX_DIRS],
+    /// `near[c]`: the cells next to `c` (its `step`s in every direction).
+    pub near: [u64; MAX_CELLS],
     /// `ray[d][c]`: every cell beyond `c` in direction `d`, to the edge.
     pub ray: [[u64; MAX_CELLS]; MAX_DIRS],
     /// Whether cell indices grow along direction `d`.
@@ -97,6 +99,42 @@ impl Geometry {
         let &[a @ b'a'..=b'z', b @ b'1'..=b'9'] = name.as_bytes() else { return None };
         let c = self.by_name[(a - b'a') as usize * 10 + (b - b'0') as usize];
         (c != NONE).then_some(c)
+    }
+
+    /// The cells of a list written as a position's text writes it: names
+    /// of a letter and a digit (`a4,f4`), one comma between, nothing else,
+    /// none of them doubled or in `taken`. `None` for anything else
+    /// (spaces, empty items, unknown or doubled names), which
+    /// [`crate::notation::parse_cells`] then reads, with its errors: for
+    /// what this accepts it gives the same cells (issue #25: a position
+    /// names every piece, and the general reader spends about 100
+    /// instructions a name; as Shoulder to Shoulder's `Board::quick_cells`).
+    #[inline]
+    pub fn quick_cells(&self, value: &str, taken: u128) -> Option<u64> {
+        let b = value.as_bytes();
+        let mut set = 0u64;
+        let mut i = 0;
+        loop {
+            let (l, d) = (*b.get(i)?, *b.get(i + 1)?);
+            if !l.is_ascii_lowercase() || !(b'1'..=b'9').contains(&d) {
+                return None;
+            }
+            let c = self.by_name[(l - b'a') as usize * 10 + (d - b'0') as usize];
+            if c == NONE {
+                return None;
+            }
+            let m = bit(c);
+            if (set | taken as u64) & m != 0 {
+                return None;
+            }
+            set |= m;
+            i += 2;
+            match b.get(i) {
+                None => return Some(set),
+                Some(b',') => i += 1,
+                Some(_) => return None,
+            }
+        }
     }
 
     /// The cells passed between `a` and `b` (exclusive) on their shared line,
@@ -176,6 +214,7 @@ const fn build<const N: usize>(
         dirs: deltas.len(),
         dir_names,
         step: [[NONE; MAX_CELLS]; MAX_DIRS],
+        near: [0; MAX_CELLS],
         ray: [[0; MAX_CELLS]; MAX_DIRS],
         positive: [false; MAX_DIRS],
         line: [[NONE; MAX_CELLS]; MAX_CELLS],
@@ -212,6 +251,7 @@ const fn build<const N: usize>(
             let j = index(at, (x + dx, y + dy));
             if j != NONE {
                 g.step[d][i] = j;
+                g.near[i] |= bit(j);
                 let up = if j as usize > i { 1 } else { 2 };
                 assert!(grows == 0 || grows == up, "a direction is not monotonic in cell index");
                 grows = up;

@@ -71,15 +71,22 @@ impl Squeeze {
             let taken = between & pos.occupied();
             return (taken & pos.stones, taken & pos.kings[1 - me]);
         }
-        let mine = pos.kings[me] ^ bit(from) ^ bit(to);
         let opp = pos.kings[1 - me];
+        // Whatever is taken starts next to `to`: a stone or an opposing
+        // king. Only those directions are walked (`line` names each
+        // neighbour's), and a move landing beside neither takes nothing
+        // (issue #25: a list of moves describes every move's captures).
+        let mut next = g.near[to as usize] & (pos.stones | opp);
+        if next == 0 {
+            return (0, 0);
+        }
+        let mine = pos.kings[me] ^ bit(from) ^ bit(to);
         let all_kings = mine | opp;
         let (mut stones, mut kings) = (0u64, 0u64);
-        for d in 0..g.dirs {
-            let mut c = g.step[d][to as usize];
-            if c == NONE {
-                continue;
-            }
+        while next != 0 {
+            let mut c = next.trailing_zeros() as u8;
+            next &= next - 1;
+            let d = g.line[to as usize][c as usize] as usize;
             if pos.stones & bit(c) != 0 {
                 // a run of stones, taken when a king (either colour) follows it directly
                 let mut run = 0u64;

@@ -92,10 +92,19 @@ fn read_pieces(game: &Squeeze, r: &mut Pairs<'_>) -> Result<([u64; 2], u64), Rul
     let mut kings = [0u64; 2];
     let k = game.id.kings();
     let index = |s: &str| g.parse(s);
+    // A list as the position's text writes it the quick way, any other
+    // the general one (its errors).
+    let cells = |key: &str, v: &str, occupied: &mut u128| match g.quick_cells(v, *occupied) {
+        Some(set) => {
+            *occupied |= u128::from(set);
+            Ok(set)
+        }
+        None => parse_cells(key, v, occupied, index).map(|set| set as u64),
+    };
     for colour in [WHITE, BLACK] {
         let key = COLOURS[colour as usize];
         if let Some(v) = r.take(key) {
-            kings[colour as usize] = parse_cells(key, v, &mut occupied, index)? as u64;
+            kings[colour as usize] = cells(key, v, &mut occupied)?;
             let n = kings[colour as usize].count_ones();
             if n > k as u32 {
                 return Err(RulesError::bad_position(key, format!("`{key}` lists {n} kings; each colour has {k}")));
@@ -103,7 +112,7 @@ fn read_pieces(game: &Squeeze, r: &mut Pairs<'_>) -> Result<([u64; 2], u64), Rul
         }
     }
     let stones = match r.take("stones") {
-        Some(v) => parse_cells("stones", v, &mut occupied, index)? as u64,
+        Some(v) => cells("stones", v, &mut occupied)?,
         None => 0,
     };
     let n = stones.count_ones();
