@@ -190,23 +190,20 @@ mod tests {
         // `hard` and up: their iterations, their cap within the server's.
         assert_eq!(budget("hard"), (10_000, Duration::from_secs(10).min(Limits::default().max_search_time)));
         assert_eq!(budget("master"), (100_000, Limits::default().max_search_time));
-        // Contiguity with bidding: its own iterations from `hard` up.
-        let bidding = |level: &str| {
-            s.search_budget(
-                None,
-                level,
-                LevelScale::ContiguityBidding,
-                Duration::from_millis(200),
-                None,
-                Arc::default(),
-            )
-            .unwrap()
-            .max_iterations
-        };
-        assert_eq!(
-            ["easy", "medium", "hard", "strong", "master"].map(bidding),
-            [300, 3_000, 30_000, 100_000, 300_000.min(Limits::default().max_search_iterations)]
-        );
+        // Contiguity with bidding and Scala: their own iterations from
+        // `hard` up.
+        for scale in [LevelScale::ContiguityBidding, LevelScale::Scala] {
+            let own = |level: &str| {
+                s.search_budget(None, level, scale, Duration::from_millis(200), None, Arc::default())
+                    .unwrap()
+                    .max_iterations
+            };
+            assert_eq!(
+                ["easy", "medium", "hard", "strong", "master"].map(own),
+                [300, 3_000, 30_000, 100_000, 300_000.min(Limits::default().max_search_iterations)],
+                "{scale:?}"
+            );
+        }
     }
 
     /// A level's count for the play-phase alpha-beta (the Squeeze family)

@@ -608,9 +608,8 @@ pub trait Game: Send + Sync + 'static {
     /// The scale of the named levels' budgets in this game
     /// ([`crate::search::level`]): the rules decide how much search a level
     /// needs to beat the one below. By default the Squeeze rules' (the
-    /// alpha-beta's positions matter only where [`Game::prefers_alpha_beta`];
-    /// the tree search's iterations are the same in every game but
-    /// Contiguity with bidding).
+    /// alpha-beta's positions matter only where [`Game::prefers_alpha_beta`])
+    /// and the common column of the tree search's iterations.
     fn level_scale(&self) -> crate::search::level::LevelScale {
         crate::search::level::LevelScale::Squeeze
     }

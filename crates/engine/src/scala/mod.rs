@@ -255,4 +255,11 @@ impl Game for Scala {
             0
         }
     }
+
+    /// `hard` at threefold `medium`'s iterations was not distinct from it
+    /// in either ruleset and at tenfold it was (the original rules): the
+    /// levels take a tenfold step there (docs/ai.md, "Levels per game").
+    fn level_scale(&self) -> crate::search::level::LevelScale {
+        crate::search::level::LevelScale::Scala
+    }
 }

@@ -27,12 +27,36 @@
 //! and a hundredfold one (10 million) 29 of 40, distinct; so its `hard`
 //! searches 10 million positions, and `strong` and `master` 30 million
 //! (a hundred million would be over the server's default cap on time).
-//! Contiguity with bidding has a tree-search scale of its own above
+//!
+//! The tree search's iterations have a column per game as well
+//! ([`TreeIterations`]): 300 for `easy` and 3 000 for `medium` in every
+//! game, then the steps measured to keep each level distinct from the one
+//! below. The common column rises about threefold a level (10 000, 30 000,
+//! 100 000): a threefold step was distinct from `medium` to `hard` in plain
+//! Contiguity (33–3–4). Contiguity with bidding needs a tenfold step above
 //! `medium`: there `hard` at threefold `medium`'s iterations won 50 of 80
 //! games against it, not distinct (both bid alike, and only the few plies
 //! of play after the auction differ), and at tenfold 32 of 40, distinct;
 //! so its `hard` makes 30 000 iterations, `strong` 100 000 and `master`
-//! 300 000.
+//! 300 000. Scala needs the same tenfold step: there `hard` at 10 000
+//! iterations was not distinct from `medium` in either ruleset (12–9–11 of
+//! 32 in the original rules, 23–7–7 of 37 in Zillions), 30 000 was in the
+//! original rules (15–3–2 of 20); so its `hard` makes 30 000, and `strong`
+//! and `master` 100 000 and 300 000.
+//!
+//! Where more iterations stop helping: the tree holds at most the
+//! budget's node cap ([`super::DEFAULT_MAX_NODES`], the server's
+//! `--max-search-nodes`, 2 million by default). Each iteration adds the
+//! children of one leaf, about 70–110 nodes in Scala and 160–180 in
+//! Contiguity's play (their moves a position), so the default cap is full after
+//! about 20 000–27 000 Scala iterations and 11 000–16 000 Contiguity ones.
+//! Past it no leaf is expanded: an iteration walks to a leaf and backs up
+//! the static value of the position its prior was computed from, so it
+//! adds no evaluation (measured: docs/ai.md, "Levels per game"). So in these games
+//! `strong` and `master` search a larger tree than `hard` only under a
+//! larger node cap (44 bytes a node: about 0.45 GB for 100 000 Scala
+//! iterations, 1.3 GB for 300 000); under the default cap they are `hard`'s
+//! tree iterated further, and not shown distinct.
 
 use super::{pvs, tactics, SearchConfig, Strategy, SuggestBudget};
 use std::time::Duration;
@@ -46,11 +70,10 @@ pub struct Level {
     /// take long in the slowest game (the iterations are meant to end the
     /// search first); `None`: only the server's cap on time applies.
     pub time_limit: Option<Duration>,
-    /// Iterations; 0 for `beginner`, which does not search. Every game
-    /// but Contiguity with bidding ([`Level::iterations`]).
-    pub max_iterations: u64,
-    /// Iterations in Contiguity with bidding ([`LevelScale::ContiguityBidding`]).
-    pub contiguity_bidding_iterations: u64,
+    /// The tree search's iterations, one count a game's column, by the
+    /// rules' scale ([`Level::iterations`]); 0 for `beginner`, which does
+    /// not search.
+    pub tree_iterations: TreeIterations,
     /// Positions the play-phase alpha-beta makes a move ([`SearchConfig::ab_nodes`]),
     /// in the games that play by it (the Squeeze family), by the rules'
     /// scale ([`Level::alpha_beta_positions`]); 0 for `beginner`.
@@ -59,11 +82,12 @@ pub struct Level {
     pub searches: bool,
 }
 
-/// Which column of the levels' budgets a game uses
+/// Which columns of the levels' budgets a game uses
 /// ([`crate::game::Game::level_scale`]): the rules decide how much search
-/// it takes to beat the level below. Most games differ only in the
-/// play-phase alpha-beta's positions; Contiguity with bidding differs in
-/// the tree search's iterations.
+/// it takes to beat the level below. The Squeeze family differs in the
+/// play-phase alpha-beta's positions ([`AlphaBetaPositions`]); Contiguity
+/// with bidding and Scala in the tree search's iterations
+/// ([`TreeIterations`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LevelScale {
     /// The Squeeze rules (squeeze, hex-squeeze), and every game that does
@@ -81,6 +105,24 @@ pub enum LevelScale {
     /// distinct there: the auction is the same at both, and the few plies
     /// of play after it need more to tell the levels apart).
     ContiguityBidding,
+    /// Scala, both rulesets: the tree search's iterations take a tenfold
+    /// step from `medium` to `hard` (a threefold one was not distinct
+    /// there: the middle game's value rates most moves alike, so more
+    /// iterations have little to find until many more).
+    Scala,
+}
+
+/// A level's iterations for the tree search, one count a column; a game's
+/// [`LevelScale`] picks the column ([`Level::iterations`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeIterations {
+    /// Every game without a column of its own: Shoulder to Shoulder,
+    /// plain Contiguity, the Squeeze family's set-up and pie choice.
+    pub common: u64,
+    /// Contiguity with bidding ([`LevelScale::ContiguityBidding`]).
+    pub contiguity_bidding: u64,
+    /// Scala ([`LevelScale::Scala`]).
+    pub scala: u64,
 }
 
 /// A level's positions for the play-phase alpha-beta, one count a scale.
@@ -95,9 +137,11 @@ impl Level {
     /// The tree search's iterations at this level, in a game of the given
     /// scale ([`crate::game::Game::level_scale`]); 0 for `beginner`.
     pub fn iterations(&self, scale: LevelScale) -> u64 {
+        let t = &self.tree_iterations;
         match scale {
-            LevelScale::ContiguityBidding => self.contiguity_bidding_iterations,
-            LevelScale::Squeeze | LevelScale::HexSwish | LevelScale::Swish => self.max_iterations,
+            LevelScale::Squeeze | LevelScale::HexSwish | LevelScale::Swish => t.common,
+            LevelScale::ContiguityBidding => t.contiguity_bidding,
+            LevelScale::Scala => t.scala,
         }
     }
 
@@ -115,7 +159,9 @@ impl Level {
     /// a game of the given scale; 0 for `beginner`.
     pub fn alpha_beta_positions(&self, scale: LevelScale) -> u64 {
         match scale {
-            LevelScale::Squeeze | LevelScale::ContiguityBidding => self.ab_positions.squeeze,
+            // Games that do not play by alpha-beta keep the Squeeze rules'
+            // column (it is used only where the game prefers that search).
+            LevelScale::Squeeze | LevelScale::ContiguityBidding | LevelScale::Scala => self.ab_positions.squeeze,
             LevelScale::HexSwish => self.ab_positions.hex_swish,
             LevelScale::Swish => self.ab_positions.swish,
         }
@@ -167,30 +213,35 @@ pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> O
 /// iterations, so it plays the same on any machine and, with a seed,
 /// replays exactly; the stronger ones also carry a time cap, so that no
 /// call runs away in the slowest game on a slow or loaded machine (the
-/// server's `--max-search-ms` caps them too). The iteration counts rise
-/// about threefold a level; the caps leave the slowest game (Shoulder to
-/// Shoulder with three players, about 2 600 iterations a second from the
-/// start in a release build on the project's machine, docs/ai.md) at least
-/// twice the time its iterations need on an idle machine, where the
-/// server's default cap allows it. The play-phase alpha-beta's positions
-/// rise tenfold a level from the rules' base (see the module's note); its
-/// `master`, thirty million positions in either rules, is about 3.5 s of
-/// CPU on the project's machine in Squeeze and 4.2 s in Swish (a hundred
-/// million would be about 14 s there, over the server's default 10 s).
-/// Square Swish's `hard` takes a hundredfold step instead (10 million
-/// positions, about 1.3 s of CPU), so its `strong` and `master` share 30
-/// million and differ there only in the tree search. Contiguity with
-/// bidding's iterations take a tenfold step to `hard` (30 000, about 1.4 s
-/// of CPU from a mid-game contract), then 100 000 and 300 000 (about 14 s
-/// there: the server's default cap on time cuts it, as it cuts `strong`
-/// and `master` in Shoulder to Shoulder).
+/// server's `--max-search-ms` caps them too). The common iteration counts
+/// rise about threefold a level (300 → 3 000 is tenfold); the caps leave
+/// the slowest game (Shoulder to Shoulder with three players, about 2 600
+/// iterations a second from the start in a release build on the project's
+/// machine, docs/ai.md) at least twice the time its iterations need on an
+/// idle machine, where the server's default cap allows it. The play-phase
+/// alpha-beta's positions rise tenfold a level from the rules' base (see
+/// the module's note); its `master`, thirty million positions in either
+/// rules, is about 3.5 s of CPU on the project's machine in Squeeze and
+/// 4.2 s in Swish (a hundred million would be about 14 s there, over the
+/// server's default 10 s). Square Swish's `hard` takes a hundredfold step
+/// instead (10 million positions, about 1.3 s of CPU), so its `strong` and
+/// `master` share 30 million and differ there only in the tree search.
+/// Contiguity with bidding's iterations take a tenfold step to `hard`
+/// (30 000, about 1.4 s of CPU from a mid-game contract), then 100 000 and
+/// 300 000 (about 14 s there: the server's default cap on time cuts it, as
+/// it cuts `strong` and `master` in Shoulder to Shoulder). Scala's take
+/// the same steps: its `hard`, 30 000 iterations, is 1–3 s of CPU (five
+/// positions of both rulesets, the tree at the default node cap, docs/ai.md
+/// "Levels per game"), well within the 10 s cap; a tree search that keeps
+/// growing its tree spends 40–100 µs of CPU an iteration there, so
+/// `strong` (100 000) about 4–10 s and `master` (300 000) 12–30 s, within
+/// their caps of 30 s and 120 s (the server's default 10 s cuts them first).
 pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
         summary: "one move ahead: wins at once when it can, else the move the game's heuristic likes best",
         time_limit: None,
-        max_iterations: 0,
-        contiguity_bidding_iterations: 0,
+        tree_iterations: TreeIterations { common: 0, contiguity_bidding: 0, scala: 0 },
         ab_positions: AlphaBetaPositions { squeeze: 0, hex_swish: 0, swish: 0 },
         searches: false,
     },
@@ -198,8 +249,7 @@ pub const LEVELS: [Level; 6] = [
         name: "easy",
         summary: "a short search: 300 iterations (the Squeeze family's play: 3 000 positions, 10 000 in the Swish rules)",
         time_limit: None,
-        max_iterations: 300,
-        contiguity_bidding_iterations: 300,
+        tree_iterations: TreeIterations { common: 300, contiguity_bidding: 300, scala: 300 },
         ab_positions: AlphaBetaPositions { squeeze: 3_000, hex_swish: 10_000, swish: 10_000 },
         searches: true,
     },
@@ -207,35 +257,31 @@ pub const LEVELS: [Level; 6] = [
         name: "medium",
         summary: "3 000 iterations (the Squeeze family's play: 30 000 positions, 100 000 in the Swish rules)",
         time_limit: None,
-        max_iterations: 3_000,
-        contiguity_bidding_iterations: 3_000,
+        tree_iterations: TreeIterations { common: 3_000, contiguity_bidding: 3_000, scala: 3_000 },
         ab_positions: AlphaBetaPositions { squeeze: 30_000, hex_swish: 100_000, swish: 100_000 },
         searches: true,
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (30 000 in Contiguity with bidding; the Squeeze family's play: 300 000 positions, 1 000 000 in Hex-Swish, 10 000 000 in Swish; at most 10 s)",
+        summary: "10 000 iterations (30 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 300 000 positions, 1 000 000 in Hex-Swish, 10 000 000 in Swish; at most 10 s)",
         time_limit: Some(Duration::from_secs(10)),
-        max_iterations: 10_000,
-        contiguity_bidding_iterations: 30_000,
+        tree_iterations: TreeIterations { common: 10_000, contiguity_bidding: 30_000, scala: 30_000 },
         ab_positions: AlphaBetaPositions { squeeze: 300_000, hex_swish: 1_000_000, swish: 10_000_000 },
         searches: true,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (100 000 in Contiguity with bidding; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(30)),
-        max_iterations: 30_000,
-        contiguity_bidding_iterations: 100_000,
+        tree_iterations: TreeIterations { common: 30_000, contiguity_bidding: 100_000, scala: 100_000 },
         ab_positions: AlphaBetaPositions { squeeze: 3_000_000, hex_swish: 10_000_000, swish: 30_000_000 },
         searches: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (300 000 in Contiguity with bidding; the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
         time_limit: Some(Duration::from_secs(120)),
-        max_iterations: 100_000,
-        contiguity_bidding_iterations: 300_000,
+        tree_iterations: TreeIterations { common: 100_000, contiguity_bidding: 300_000, scala: 300_000 },
         ab_positions: AlphaBetaPositions { squeeze: 30_000_000, hex_swish: 30_000_000, swish: 30_000_000 },
         searches: true,
     },

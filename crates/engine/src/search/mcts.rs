@@ -241,6 +241,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         self.nodes.len()
     }
 
+    /// Bytes a node of the tree takes: the node itself and its value sums
+    /// (one a seat), not counting the vectors' spare capacity nor the
+    /// exact values of proven nodes. The memory a node cap stands for.
+    pub fn bytes_per_node(&self) -> usize {
+        std::mem::size_of::<Node<G::Move>>() + self.seats * std::mem::size_of::<f32>()
+    }
+
     /// Whether the search has nothing left to learn: the root is proven,
     /// has a single move, or has none.
     pub fn finished(&self) -> bool {

@@ -323,35 +323,59 @@ fn levels_are_named_weakest_first() {
 fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     let searching: Vec<&Level> = super::level::LEVELS.iter().filter(|l| l.searches).collect();
     assert_eq!(searching.len(), 5);
-    assert!(searching.iter().all(|l| l.max_iterations > 0), "every searching level replays");
-    assert!(searching.windows(2).all(|w| w[1].max_iterations >= 3 * w[0].max_iterations));
-    // A cap leaves at least a millisecond an iteration (the slowest game
-    // makes about 2 600 a second on the project's machine), so on a
-    // working machine the iterations, not the clock, end the search.
-    for l in &searching {
-        if let Some(t) = l.time_limit {
-            assert!(t.as_millis() as u64 >= l.max_iterations, "{}", l.name);
-        }
+    let iterations = |scale| searching.iter().map(|l| l.iterations(scale)).collect::<Vec<u64>>();
+    let scales = [
+        LevelScale::Squeeze,
+        LevelScale::HexSwish,
+        LevelScale::Swish,
+        LevelScale::ContiguityBidding,
+        LevelScale::Scala,
+    ];
+    // In every game: every searching level replays (it is bound by
+    // iterations), each makes at least three times the iterations of the
+    // one below, and `easy` and `medium` are the same everywhere.
+    for scale in scales {
+        let its = iterations(scale);
+        assert!(its.iter().all(|&i| i > 0), "{scale:?}: every searching level replays");
+        assert!(its.windows(2).all(|w| w[1] >= 3 * w[0]), "{scale:?}: {its:?}");
+        assert_eq!(its[..2], [300, 3_000], "{scale:?}");
+        assert_eq!(Level::named("beginner").unwrap().iterations(scale), 0, "{scale:?}");
     }
-    assert_eq!(Level::named("hard").unwrap().max_iterations, 10_000);
-    // Contiguity with bidding: tenfold from `medium` to `hard` (threefold
-    // was not distinct there: docs/ai.md), then threefold a level; every
-    // other game's iterations are the common ones. That game makes over
-    // 20 000 iterations a second, so a cap leaves it a tenth of a
-    // millisecond an iteration.
-    let bidding: Vec<u64> = searching.iter().map(|l| l.iterations(LevelScale::ContiguityBidding)).collect();
+    // The common column: threefold a level above `medium`, and every game
+    // without a column of its own (the Squeeze family) uses it.
+    let common = iterations(LevelScale::Squeeze);
+    assert_eq!(common, [300, 3_000, 10_000, 30_000, 100_000]);
+    assert_eq!(iterations(LevelScale::HexSwish), common);
+    assert_eq!(iterations(LevelScale::Swish), common);
+    // Contiguity with bidding and Scala: tenfold from `medium` to `hard`
+    // (threefold was not distinct there: docs/ai.md), then threefold a
+    // level; never fewer than the common column.
+    let bidding = iterations(LevelScale::ContiguityBidding);
     assert_eq!(bidding, [300, 3_000, 30_000, 100_000, 300_000]);
-    assert!(bidding.windows(2).all(|w| w[1] >= 3 * w[0]));
-    assert!(searching.iter().zip(&bidding).all(|(l, b)| *b >= l.max_iterations));
+    let scala = iterations(LevelScale::Scala);
+    assert_eq!(scala, [300, 3_000, 30_000, 100_000, 300_000]);
+    assert_eq!(Level::named("hard").unwrap().iterations(LevelScale::Scala), 30_000);
+    for own in [&bidding, &scala] {
+        assert!(own.iter().zip(&common).all(|(o, c)| o >= c));
+    }
+    // Scala's column in both rulesets (Contiguity's: contiguity::tests).
+    for v in crate::scala::Variant::ALL {
+        assert_eq!(crate::scala::Scala::new(v).level_scale(), LevelScale::Scala);
+    }
+    // A cap leaves each game at least twice what its iterations take on
+    // the project's machine, so on a working machine the iterations, not
+    // the clock, end the search: a millisecond an iteration in the common
+    // column (the slowest game makes about 2 600 a second), a tenth of one
+    // in Contiguity with bidding (over 20 000 a second), a fifth of one in
+    // Scala (40–100 µs of CPU an iteration while the tree grows).
     for l in &searching {
         if let Some(t) = l.time_limit {
-            assert!(t.as_micros() as u64 >= 100 * l.iterations(LevelScale::ContiguityBidding), "{}", l.name);
-        }
-        for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
-            assert_eq!(l.iterations(scale), l.max_iterations, "{} {scale:?}", l.name);
+            let micros = t.as_micros() as u64;
+            assert!(micros >= 1_000 * l.iterations(LevelScale::Squeeze), "{}", l.name);
+            assert!(micros >= 100 * l.iterations(LevelScale::ContiguityBidding), "{}", l.name);
+            assert!(micros >= 200 * l.iterations(LevelScale::Scala), "{}", l.name);
         }
     }
-    assert_eq!(Level::named("beginner").unwrap().iterations(LevelScale::ContiguityBidding), 0);
     // The play-phase alpha-beta's own scale: tenfold a level (a threefold
     // step buys it about a ply, not shown distinct: docs/ai.md), from
     // 3 000 positions in the Squeeze rules and 10 000 in the Swish rules
@@ -389,7 +413,7 @@ fn a_levels_alpha_beta_positions_become_the_fewest_iterations_that_make_them() {
             let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
             let want = level.alpha_beta_positions(scale);
             assert_eq!(config.ab_nodes, want);
-            let it = level::alpha_beta_iterations(&config, &budget(0, level.max_iterations)).unwrap();
+            let it = level::alpha_beta_iterations(&config, &budget(0, level.iterations(scale))).unwrap();
             assert!(level::alpha_beta_nodes(&config, it) >= want, "{} {scale:?}", level.name);
             assert!(level::alpha_beta_nodes(&config, it - 1) < want, "{} {scale:?}", level.name);
         }
@@ -429,7 +453,7 @@ fn a_level_plays_the_squeeze_family_by_its_alpha_beta_positions() {
         let level = Level::named(name).unwrap();
         let b = SuggestBudget {
             seed: 3,
-            max_iterations: level.max_iterations,
+            max_iterations: level.iterations(game.level_scale()),
             player: level.strategy(game.level_scale()),
             ..Default::default()
         };
