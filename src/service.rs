@@ -290,7 +290,7 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
     let mut w = wire::Wire::with_capacity(4096);
     let full = convert::is_full(r.view);
     let (view, n) = game
-        .each_move_given(record, shown_for(state, r.state_form, r.view), full, &mut |m| w.mv(1, d, m, full))
+        .each_move_given(record, shown_for(state, r.state_form, r.view), full, &mut |m| w.described(1, d, m, full))
         .map_err(rules(origin))?;
     convert::check_kinds(d, state, &view).map_err(rules(origin))?;
     tracing::Span::current().record("parlour.moves", n as i64);

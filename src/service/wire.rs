@@ -17,7 +17,9 @@ use crate::convert::is_full;
 use crate::pb;
 use parlour_engine::describe::{ShortNames, LONG_NAME};
 use parlour_engine::front::{MoveView, StateView};
-use parlour_engine::{AnyGame, Description, Evaluation, MatchStanding, MoveDetails, Outcome, Owner, PlayerMeasures};
+use parlour_engine::{
+    AnyGame, Described, Description, Evaluation, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PlayerMeasures,
+};
 
 const VARINT: u32 = 0;
 
@@ -249,6 +251,111 @@ impl Wire {
         if !self.short_move(tag, d, m, full) {
             self.message(tag, |w| mv(w, d, m, full));
         }
+    }
+
+    /// A move as the engine hands it on ([`Described`]) as a `Move` field:
+    /// a [`Described::Between`] from its cell names ([`Wire::short_between`]),
+    /// the same bytes as [`Wire::mv`] of its [`Described::to_view`].
+    #[inline]
+    pub fn described(&mut self, tag: u32, d: &Description, m: Described<'_>, full: bool) {
+        match m {
+            Described::View(v) => self.mv(tag, d, v, full),
+            Described::Between { kind, from, to, sep, captured } => {
+                if !self.short_between(tag, d, kind, [from, to], sep, captured) {
+                    self.between_general(tag, d, m, full);
+                }
+            }
+        }
+    }
+
+    /// [`Wire::described`] of a move [`Wire::short_between`] does not
+    /// take: through its view.
+    #[cold]
+    #[inline(never)]
+    fn between_general(&mut self, tag: u32, d: &Description, m: Described<'_>, full: bool) {
+        let v = m.to_view(|c| d.cell_name(c));
+        self.mv(tag, d, &v, full);
+    }
+
+    /// A [`Described::Between`] move written from the game's
+    /// [`ShortNames`] alone, as [`Wire::short_move`] writes its view (so
+    /// [`mv`]'s bytes): the notation is `from`'s name, `sep` and `to`'s
+    /// name, copied from the names' entries; `from`, `to`, the path (the
+    /// two again) and each captured cell one 16-byte copy each; nothing
+    /// passed over (the full view shows none). False, with nothing
+    /// written, when a name is not short, a tag or the move too long for
+    /// one-byte keys and lengths.
+    #[inline]
+    fn short_between(
+        &mut self,
+        tag: u32,
+        d: &Description,
+        kind: MoveKind,
+        [from, to]: [u8; 2],
+        sep: u8,
+        captured: u128,
+    ) -> bool {
+        let names = d.short_names();
+        let (Some(mut f), Some(mut t)) = (short_name(names, from), short_name(names, to)) else { return false };
+        if tag >= 16 {
+            return false;
+        }
+        let (lf, lt) = (f[1] as usize, t[1] as usize);
+        let mut a = [0u8; MOVE_ROOM + 16];
+        // The notation: key, length, `from`'s name, `sep`, `to`'s name
+        // (each name copied with the rest of its entry, then overwritten).
+        a[2] = (1 << 3 | LEN) as u8;
+        a[3] = (lf + 1 + lt) as u8;
+        a[4..18].copy_from_slice(&f[2..]);
+        a[4 + lf] = sep;
+        a[5 + lf..19 + lf].copy_from_slice(&t[2..]);
+        let mut n = 5 + lf + lt;
+        let k = crate::convert::kind(kind) as u8;
+        if k != 0 {
+            a[n] = (2 << 3) as u8;
+            a[n + 1] = k;
+            n += 2;
+        }
+        // `from`, `to`, then the path: the two again.
+        f[0] = (3 << 3 | LEN) as u8;
+        a[n..n + 16].copy_from_slice(&f);
+        n += 2 + lf;
+        t[0] = (4 << 3 | LEN) as u8;
+        a[n..n + 16].copy_from_slice(&t);
+        n += 2 + lt;
+        f[0] = (5 << 3 | LEN) as u8;
+        a[n..n + 16].copy_from_slice(&f);
+        n += 2 + lf;
+        t[0] = (5 << 3 | LEN) as u8;
+        a[n..n + 16].copy_from_slice(&t);
+        n += 2 + lt;
+        let mut left = captured;
+        while left != 0 {
+            let c = left.trailing_zeros() as u8;
+            left &= left - 1;
+            if n > MOVE_ROOM {
+                return false;
+            }
+            let Some(mut e) = short_name(names, c) else { return false };
+            e[0] = (6 << 3 | LEN) as u8;
+            a[n..n + 16].copy_from_slice(&e);
+            n += 2 + e[1] as usize;
+        }
+        if n - 2 >= 0x80 {
+            return false;
+        }
+        a[0] = (tag << 3 | LEN) as u8;
+        a[1] = (n - 2) as u8;
+        let len = self.buf.len() + n;
+        if n <= 32 {
+            self.buf.extend_from_slice(&a[..32]);
+        } else if n <= 64 {
+            self.buf.extend_from_slice(&a[..64]);
+        } else {
+            self.buf.extend_from_slice(&a);
+        }
+        self.buf.truncate(len);
+        true
     }
 
     /// The common move (cells and a kind; no bid, no placed piece; a
@@ -691,6 +798,45 @@ mod tests {
                         long.details.path = cells.iter().copied().take(m.notation.len() * 3).collect();
                         long.details.captured = cells.iter().rev().copied().take(m.notation.len()).collect();
                         check(d, &long, full);
+                    }
+                }
+            }
+        }
+        assert!(short > 10_000, "only {short} moves took the short way");
+    }
+
+    /// A move handed over by its cells ([`Described::Between`]) is written
+    /// as [`mv`] writes its view, on every board: every pair of cells
+    /// (every fifth on the larger boards), captures of none to many (a
+    /// move too long for the short way), every kind, both views.
+    #[test]
+    fn between_moves_are_the_general_ones() {
+        use parlour_engine::MoveKind::*;
+        let registry = Registry::new();
+        let mut short = 0;
+        for game in registry.all() {
+            let d = game.description();
+            let n = d.cells.len() as u8;
+            let every = if n > 70 { 5 } else { 1 };
+            for from in (0..n).step_by(every) {
+                for to in (0..n).step_by(every) {
+                    let k = (usize::from(from) * 7 + usize::from(to)) % 10;
+                    let kind = [Slide, Jump, Step, Straight, Squeeze, Place, Bid, Action, Pass, Resign][k];
+                    let some = (1u128 << from | 1u128 << to) ^ (1u128 << ((from ^ to) % n));
+                    let many = (0..n).step_by(2).fold(0u128, |m, c| m | 1 << c);
+                    for captured in [0, 1u128 << to, some, many] {
+                        let sep = [b'-', b'x', b'@'][usize::from(to) % 3];
+                        let m = Described::Between { kind, from, to, sep, captured };
+                        let v = m.to_view(|c| d.cell_name(c));
+                        for full in [false, true] {
+                            let mut general = Wire::default();
+                            general.message(1, |w| mv(w, d, &v, full));
+                            let mut w = Wire::default();
+                            w.described(1, d, m, full);
+                            assert_eq!(w.buf, general.buf, "{m:?} full {full}");
+                            let mut w = Wire::default();
+                            short += usize::from(w.short_between(1, d, kind, [from, to], sep, captured));
+                        }
                     }
                 }
             }

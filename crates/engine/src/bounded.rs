@@ -199,7 +199,7 @@ impl<G: Game> Game for Bounded<G> {
         moves: &[Self::Move],
         passed: bool,
         view: &mut MoveView,
-        each: &mut dyn FnMut(&MoveView),
+        each: &mut dyn FnMut(crate::game::Described<'_>),
     ) {
         self.game.describe_moves(&pos.inner, moves, passed, view, each)
     }

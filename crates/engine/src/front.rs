@@ -9,7 +9,7 @@
 
 use crate::describe::Description;
 use crate::error::{ErrorKind, RulesError};
-use crate::game::{Cell, Evaluation, Game, MatchStanding, MoveDetails, Outcome, Owner, Player};
+use crate::game::{Cell, Described, Evaluation, Game, MatchStanding, MoveDetails, Outcome, Owner, Player};
 use crate::notation::{Pairs, Record};
 use crate::search::{self, Candidate as TypedCandidate, Suggestion as TypedSuggestion};
 use std::time::Duration;
@@ -247,15 +247,17 @@ pub trait AnyGame: Send + Sync {
     fn moves_given(&self, pos: Given<'_>, shown: Shown) -> Result<(StateView, Vec<MoveView>), RulesError>;
     /// [`AnyGame::moves`] handed to `each` one at a time, each described
     /// into one reused [`MoveView`] ([`Game::write_notation`],
-    /// [`Game::details_into`]): no allocation a move once its buffers have
-    /// grown, for a reply written as the moves come (issue #25). With
+    /// [`Game::details_into`]) or by its cells ([`Described::Between`],
+    /// [`Game::describe_moves`]; [`Described::to_view`] gives the view):
+    /// no allocation a move once its buffers have grown, for a reply
+    /// written as the moves come (issue #25). With
     /// `passed` false the cells passed over may be left out. Returns the
     /// position's view and the number of moves.
     fn each_move(
         &self,
         record: Record,
         passed: bool,
-        each: &mut dyn FnMut(&MoveView),
+        each: &mut dyn FnMut(Described<'_>),
     ) -> Result<(StateView, usize), RulesError> {
         self.each_move_given(Given::Record(record), Shown::ALL, passed, each)
     }
@@ -265,7 +267,7 @@ pub trait AnyGame: Send + Sync {
         pos: Given<'_>,
         shown: Shown,
         passed: bool,
-        each: &mut dyn FnMut(&MoveView),
+        each: &mut dyn FnMut(Described<'_>),
     ) -> Result<(StateView, usize), RulesError>;
     /// Click-by-click entry: the position, and the legal moves whose clicks
     /// (their landings, or a placement's cell) begin with `chosen`.
@@ -719,7 +721,7 @@ impl<G: Game> AnyGame for G {
         given: Given<'_>,
         shown: Shown,
         passed: bool,
-        each: &mut dyn FnMut(&MoveView),
+        each: &mut dyn FnMut(Described<'_>),
     ) -> Result<(StateView, usize), RulesError> {
         let pos = read(self, given)?;
         // Room for the usual list at once, not grown by doubling (three or

@@ -127,6 +127,43 @@ pub struct MoveView {
     pub details: MoveDetails,
 }
 
+/// A move as [`Game::describe_moves`] hands it on: the commonest kind by
+/// its cells alone, any other as a full [`MoveView`]. A reply writes a
+/// move between two cells from its cell names straight away, with no
+/// notation written into a `String` and no details filled in and read
+/// back (issue #25: a list of moves describes every move).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Described<'a> {
+    /// A move from one cell to another: its notation is `from`'s name,
+    /// the byte `sep` (ASCII) and `to`'s name; its details
+    /// [`MoveDetails::between`] of `kind` and `captured`'s cells in board
+    /// order (the cells of its set bits, lowest first). Nothing passed
+    /// over: a move that passes cells is handed over so only when they
+    /// were not asked for (`passed` false).
+    Between { kind: MoveKind, from: Cell, to: Cell, sep: u8, captured: u128 },
+    /// Any other move, described in full.
+    View(&'a MoveView),
+}
+
+impl Described<'_> {
+    /// The move as a [`MoveView`] (`name`: the board's cell names), as
+    /// [`Game::move_notation`] and [`Game::move_details`] give it.
+    pub fn to_view<'n>(&self, name: impl Fn(Cell) -> &'n str) -> MoveView {
+        match *self {
+            Described::Between { kind, from, to, sep, captured } => {
+                let mut notation = String::with_capacity(16);
+                notation.push_str(name(from));
+                notation.push(char::from(sep));
+                notation.push_str(name(to));
+                let mut details = MoveDetails::between(kind, from, to);
+                details.captured = crate::bits::Bits(captured).collect();
+                MoveView { notation, details }
+            }
+            Described::View(v) => v.clone(),
+        }
+    }
+}
+
 /// Whether a game goes on, and who won.
 /// A pre-game position's place in a pie rule ([`Game::pie_stage`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -376,25 +413,27 @@ pub trait Game: Send + Sync + 'static {
     /// Describes `moves` (legal moves of `pos`, in [`Game::legal_moves`]'
     /// order) one after another into `view` — its notation
     /// ([`Game::write_notation`]) and details ([`Game::details_into`],
-    /// `passed` as there) — handing `view` to `each` after each: a list of
-    /// moves written as it comes, with no allocation a move once the
-    /// buffers have grown (issue #25). A game may override it to share
-    /// work between the moves of one position (Scala: the groups and jump
-    /// routes of each stone once, not once a move); the result must be
-    /// the same, move for move.
+    /// `passed` as there) — handing `view` to `each` after each
+    /// ([`Described::View`]): a list of moves written as it comes, with no
+    /// allocation a move once the buffers have grown (issue #25). A game
+    /// may override it to share work between the moves of one position
+    /// (Scala: the groups and jump routes of each stone once, not once a
+    /// move), or to hand a move between two cells over by its cells
+    /// ([`Described::Between`], Squeeze's moves in play); the result must
+    /// be the same, move for move.
     fn describe_moves(
         &self,
         pos: &Self::Position,
         moves: &[Self::Move],
         passed: bool,
         view: &mut MoveView,
-        each: &mut dyn FnMut(&MoveView),
+        each: &mut dyn FnMut(Described<'_>),
     ) {
         for &m in moves {
             view.notation.clear();
             self.write_notation(pos, m, &mut view.notation);
             self.details_into(pos, m, &mut view.details, passed);
-            each(view);
+            each(Described::View(view));
         }
     }
 

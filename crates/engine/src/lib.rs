@@ -44,8 +44,8 @@ pub use front::{AnyGame, ApplyView, MoveFields, MoveInput, MoveView, StateView, 
 
 pub use error::{ErrorKind, RulesError};
 pub use game::{
-    Cell, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player, PlayerMeasures,
-    Status,
+    Cell, Described, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player,
+    PlayerMeasures, Status,
 };
 pub use notation::Record;
 pub use registry::{for_each_game, GameVisitor, Registry};

@@ -624,6 +624,60 @@ impl<'a> Iterator for List<'a> {
     }
 }
 
+/// A set of cells as bits ([`quick_list`]'s): `u64` or `u128`.
+pub trait CellSet:
+    Copy + PartialEq + std::ops::BitOr<Output = Self> + std::ops::BitAnd<Output = Self> + std::ops::BitOrAssign
+{
+    const EMPTY: Self;
+    /// The set of cell `c` alone.
+    fn bit(c: u8) -> Self;
+}
+
+impl CellSet for u64 {
+    const EMPTY: u64 = 0;
+    #[inline(always)]
+    fn bit(c: u8) -> u64 {
+        1 << c
+    }
+}
+
+impl CellSet for u128 {
+    const EMPTY: u128 = 0;
+    #[inline(always)]
+    fn bit(c: u8) -> u128 {
+        1 << c
+    }
+}
+
+/// The quick reading of a list of cells written as a position's text
+/// writes it (issue #25: a position names every piece): names read by
+/// `name` (from the bytes at the index it is given, which it moves past
+/// the name; `None` for anything but a name of its board), one comma
+/// between, nothing else, none of them doubled or in `taken`. `None` for
+/// anything else (spaces, empty items, unknown or doubled names), which
+/// [`parse_cells`] then reads, with its errors; for what this accepts it
+/// gives the same cells. The boards' `quick_cells` (Shoulder to
+/// Shoulder's, the Squeeze family's) are this with their name tables, in
+/// their own width of set (`u64` for a board of up to 64 cells).
+#[inline(always)]
+pub fn quick_list<S: CellSet>(value: &str, taken: S, name: impl Fn(&[u8], &mut usize) -> Option<u8>) -> Option<S> {
+    let b = value.as_bytes();
+    let mut set = S::EMPTY;
+    let mut i = 0;
+    loop {
+        let m = S::bit(name(b, &mut i)?);
+        if (set | taken) & m != S::EMPTY {
+            return None;
+        }
+        set |= m;
+        match b.get(i) {
+            None => return Some(set),
+            Some(b',') => i += 1,
+            Some(_) => return None,
+        }
+    }
+}
+
 /// Parses a list of cell names into a bitboard, rejecting unknown cells and
 /// cells already in `occupied` (two pieces on one cell). `key` names the
 /// list in errors; `cell_index` maps a name to its index.

@@ -90,8 +90,10 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
             details: crate::game::MoveDetails::action(crate::game::MoveKind::Action),
         };
         let mut k = 0;
-        game.describe_moves(pos, &moves, passed, &mut view, &mut |v| {
+        let d = game.description();
+        game.describe_moves(pos, &moves, passed, &mut view, &mut |described| {
             let m = moves[k];
+            let v = &described.to_view(|c| d.cell_name(c));
             let mut details = game.move_details(pos, m);
             let mut shown = v.details.clone();
             if !passed {

@@ -227,6 +227,17 @@ impl Game for Contiguity {
         moves::details_into(pos, mv, out, passed)
     }
 
+    fn describe_moves(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        passed: bool,
+        view: &mut crate::game::MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) {
+        moves::describe_moves(pos, moves, passed, view, each)
+    }
+
     #[inline]
     fn play(&self, pos: &mut Position, mv: Move) {
         moves::play(pos, mv)

@@ -6,7 +6,7 @@ use super::board::{self, cell_name, lane, parse_cell, step, Dir, CELLS, COLUMNS,
 use super::{eval, other, Move, Phase, Position, Route, MAX_BID, PLAYER_NAMES, RED, WHITE};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
-use crate::game::{MoveDetails, MoveKind, Outcome, Player};
+use crate::game::{Described, MoveDetails, MoveKind, MoveView, Outcome, Player};
 
 /// Every route from `from` to `to` (at most one per direction), best first:
 /// slides before jumps, then shorter first (directions in [`Dir::ALL`]
@@ -367,6 +367,37 @@ pub(super) fn details_into(pos: &Position, mv: Move, out: &mut MoveDetails, pass
         for _ in 1..r.distance {
             c = step(c, r.dir).expect("route stays on the board");
             out.passed.push(c);
+        }
+    }
+}
+
+/// [`Game::describe_moves`](crate::game::Game::describe_moves): a piece's
+/// move, when the cells passed are not asked for, handed over by its cells
+/// ([`Described::Between`]: its kind from [`best_route`]; the notation and
+/// details of [`write_notation`] and [`details_into`]), any other move
+/// described into `view` (issue #25: a reply writes the moves from the
+/// cell names, with no notation and details filled in and read back).
+pub(super) fn describe_moves(
+    pos: &Position,
+    moves: &[Move],
+    passed: bool,
+    view: &mut MoveView,
+    each: &mut dyn FnMut(Described<'_>),
+) {
+    let occupied = pos.occupied();
+    for &mv in moves {
+        match mv {
+            Move::Piece { from, to } if !passed => {
+                let jump = best_route(occupied, from, to).is_some_and(|r| r.jumped.is_some());
+                let kind = if jump { MoveKind::Jump } else { MoveKind::Slide };
+                each(Described::Between { kind, from, to, sep: b'-', captured: 0 });
+            }
+            _ => {
+                view.notation.clear();
+                write_notation(pos, mv, &mut view.notation);
+                details_into(pos, mv, &mut view.details, passed);
+                each(Described::View(view));
+            }
         }
     }
 }

@@ -199,7 +199,7 @@ impl Game for Scala {
         moves: &[Move],
         _passed: bool,
         view: &mut MoveView,
-        each: &mut dyn FnMut(&MoveView),
+        each: &mut dyn FnMut(crate::game::Described<'_>),
     ) {
         moves::describe_moves(self, pos, moves, view, each)
     }

@@ -671,13 +671,17 @@ fn route_details(pos: &Position, mv: Move) -> MoveDetails {
 /// `Scala::generate` does) and the tree of shortest jump sequences from
 /// the stone (the one [`jump_path`] walks, searched to the end once rather
 /// than once a destination). Moves of one stone come together from
-/// `legal_moves`; any order gives the same details.
+/// `legal_moves`; any order gives the same details. A step, or a jump with
+/// no landing between its ends, is handed over by its cells
+/// ([`Described::Between`](crate::game::Described::Between)), its notation
+/// and path being its two cells' (issue #25: a reply writes it from the
+/// cell names); a longer jump is described into `view`.
 pub(super) fn describe_moves(
     g: &Scala,
     pos: &Position,
     moves: &[Move],
     view: &mut crate::game::MoveView,
-    each: &mut dyn FnMut(&crate::game::MoveView),
+    each: &mut dyn FnMut(crate::game::Described<'_>),
 ) {
     let me = pos.to_move as usize;
     let all = pos.occupied();
@@ -703,26 +707,16 @@ pub(super) fn describe_moves(
             }
             searched = false;
         }
-        view.notation.clear();
-        write_notation(mv, &mut view.notation);
-        let d = &mut view.details;
-        d.set_between(MoveKind::Step, mv.from, mv.to);
-        if NEIGHBORS[mv.from as usize] & bit(mv.to) == 0 {
-            d.kind = MoveKind::Jump;
+        let step = NEIGHBORS[mv.from as usize] & bit(mv.to) != 0;
+        // A jump's sequence, when it has landings between its ends.
+        let mut long = false;
+        if !step {
             if !searched {
                 jump_tree(all, from, forbidden, &mut parent);
                 searched = true;
             }
-            if parent[mv.to as usize] != u8::MAX {
-                d.path.clear();
-                let mut x = mv.to;
-                d.path.push(x);
-                while x != from {
-                    x = parent[x as usize];
-                    d.path.push(x);
-                }
-                d.path.reverse();
-            }
+            let before = parent[mv.to as usize];
+            long = before != u8::MAX && before != from;
         }
         // `Scala::judge` of the board after the move, from the groups above.
         let after = Scala::moved(pos.stones, pos.to_move, mv.from, mv.to);
@@ -742,10 +736,31 @@ pub(super) fn describe_moves(
             tally.add(merged);
             tally.verdict(g.variant)
         };
-        if let Verdict::Keep(keep) = verdict {
-            d.captured.extend(Bits((after[0] | after[1]) & !keep));
+        let captured = match verdict {
+            Verdict::Keep(keep) => (after[0] | after[1]) & !keep,
+            _ => 0,
+        };
+        let kind = if step { MoveKind::Step } else { MoveKind::Jump };
+        if !long {
+            // A step, or a jump with no landing between its ends: handed
+            // over by its cells (issue #25).
+            each(crate::game::Described::Between { kind, from: mv.from, to: mv.to, sep: b'-', captured });
+            continue;
         }
-        each(view);
+        view.notation.clear();
+        write_notation(mv, &mut view.notation);
+        let d = &mut view.details;
+        d.set_between(kind, mv.from, mv.to);
+        d.path.clear();
+        let mut x = mv.to;
+        d.path.push(x);
+        while x != from {
+            x = parent[x as usize];
+            d.path.push(x);
+        }
+        d.path.reverse();
+        d.captured.extend(Bits(captured));
+        each(crate::game::Described::View(view));
     }
 }
 

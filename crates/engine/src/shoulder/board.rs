@@ -222,34 +222,21 @@ impl Board {
         if !self.is_built() {
             return None;
         }
-        let b = value.as_bytes();
-        let mut set = 0u128;
-        let mut i = 0;
-        loop {
-            let (l, d) = (*b.get(i)?, *b.get(i + 1)?);
+        crate::notation::quick_list(value, taken, |b, i| {
+            let (l, d) = (*b.get(*i)?, *b.get(*i + 1)?);
             if !l.is_ascii_lowercase() || !(b'1'..=b'9').contains(&d) {
                 return None;
             }
             let mut n = (d - b'0') as usize;
-            i += 2;
+            *i += 2;
             if n == 1 {
-                if let Some(&e @ b'0'..=b'5') = b.get(i) {
+                if let Some(&e @ b'0'..=b'5') = b.get(*i) {
                     n = 10 + (e - b'0') as usize;
-                    i += 1;
+                    *i += 1;
                 }
             }
-            let c = table[(l - b'a') as usize * 16 + n].checked_sub(1)?;
-            let m = bit(c);
-            if (set | taken) & m != 0 {
-                return None;
-            }
-            set |= m;
-            match b.get(i) {
-                None => return Some(set),
-                Some(b',') => i += 1,
-                Some(_) => return None,
-            }
-        }
+            table[(l - b'a') as usize * 16 + n].checked_sub(1)
+        })
     }
 
     /// Appends the names of the cells of `set`, comma-separated, as

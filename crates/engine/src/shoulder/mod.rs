@@ -222,6 +222,17 @@ impl Game for ShoulderToShoulder {
         moves::details_into(self, pos, mv, out, passed)
     }
 
+    fn describe_moves(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        passed: bool,
+        view: &mut crate::game::MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) {
+        moves::describe_moves(self, pos, moves, passed, view, each)
+    }
+
     #[inline]
     fn play(&self, pos: &mut Position, mv: Move) {
         moves::play(self, pos, mv)

@@ -6,7 +6,7 @@ use super::board::{self, BLUE, COLOURS, SQUEEZE};
 use super::{Move, Position, ShoulderToShoulder, Variant};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
-use crate::game::{MoveDetails, MoveKind, Player};
+use crate::game::{Described, MoveDetails, MoveKind, MoveView, Player};
 use crate::notation::joined;
 
 impl ShoulderToShoulder {
@@ -233,6 +233,38 @@ pub(super) fn details_into(g: &ShoulderToShoulder, pos: &Position, mv: Move, out
         Move::Straight { from, to } if !passed => out.set_between(MoveKind::Straight, from, to),
         Move::Squeeze { from, to } => out.set_between(MoveKind::Squeeze, from, to),
         _ => *out = move_details(g, pos, mv),
+    }
+}
+
+/// [`Game::describe_moves`](crate::game::Game::describe_moves): a squeeze,
+/// and a straight move when the cells passed are not asked for, handed
+/// over by its cells ([`Described::Between`]: the notation and details of
+/// [`write_notation`] and [`details_into`]), a pass described into `view`
+/// (issue #25: a reply writes the moves from the cell names, with no
+/// notation and details filled in and read back).
+pub(super) fn describe_moves(
+    g: &ShoulderToShoulder,
+    pos: &Position,
+    moves: &[Move],
+    passed: bool,
+    view: &mut MoveView,
+    each: &mut dyn FnMut(Described<'_>),
+) {
+    for &mv in moves {
+        match mv {
+            Move::Straight { from, to } if !passed => {
+                each(Described::Between { kind: MoveKind::Straight, from, to, sep: b'-', captured: 0 })
+            }
+            Move::Squeeze { from, to } => {
+                each(Described::Between { kind: MoveKind::Squeeze, from, to, sep: b'-', captured: 0 })
+            }
+            _ => {
+                view.notation.clear();
+                write_notation(g, pos, mv, &mut view.notation);
+                details_into(g, pos, mv, &mut view.details, passed);
+                each(Described::View(view));
+            }
+        }
     }
 }
 

@@ -111,30 +111,15 @@ impl Geometry {
     /// instructions a name; as Shoulder to Shoulder's `Board::quick_cells`).
     #[inline]
     pub fn quick_cells(&self, value: &str, taken: u128) -> Option<u64> {
-        let b = value.as_bytes();
-        let mut set = 0u64;
-        let mut i = 0;
-        loop {
-            let (l, d) = (*b.get(i)?, *b.get(i + 1)?);
+        crate::notation::quick_list(value, taken as u64, |b, i| {
+            let (l, d) = (*b.get(*i)?, *b.get(*i + 1)?);
             if !l.is_ascii_lowercase() || !(b'1'..=b'9').contains(&d) {
                 return None;
             }
             let c = self.by_name[(l - b'a') as usize * 10 + (d - b'0') as usize];
-            if c == NONE {
-                return None;
-            }
-            let m = bit(c);
-            if (set | taken as u64) & m != 0 {
-                return None;
-            }
-            set |= m;
-            i += 2;
-            match b.get(i) {
-                None => return Some(set),
-                Some(b',') => i += 1,
-                Some(_) => return None,
-            }
-        }
+            *i += 2;
+            (c != NONE).then_some(c)
+        })
     }
 
     /// The cells passed between `a` and `b` (exclusive) on their shared line,

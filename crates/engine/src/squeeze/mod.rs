@@ -301,6 +301,17 @@ impl Game for Squeeze {
         moves::details_into(self, pos, mv, out)
     }
 
+    fn describe_moves(
+        &self,
+        pos: &Position,
+        moves: &[Move],
+        _passed: bool,
+        view: &mut crate::game::MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) {
+        moves::describe_moves(self, pos, moves, view, each)
+    }
+
     #[inline]
     fn play(&self, pos: &mut Position, mv: Move) {
         moves::play(self, pos, mv)

@@ -6,7 +6,7 @@ use super::{
     eval, mask_cells, other, Move, Phase, Position, Squeeze, BLACK, CHOOSER, COLOURS, SETTER, STONES, WHITE, WIN,
 };
 use crate::error::RulesError;
-use crate::game::{MoveDetails, MoveKind, Owner, Player};
+use crate::game::{Described, MoveDetails, MoveKind, MoveView, Owner, Player};
 use crate::notation::joined;
 
 impl Squeeze {
@@ -510,6 +510,36 @@ pub(super) fn details_into(game: &Squeeze, pos: &Position, mv: Move, out: &mut M
     let kind = if game.id.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
     out.set_between(kind, from, to);
     out.captured.extend(mask_cells(stones | kings));
+}
+
+/// [`Game::describe_moves`](crate::game::Game::describe_moves): a king's
+/// move in play handed over by its cells ([`Described::Between`]: its
+/// captures, its kind; the notation and details are those of
+/// [`write_notation`] and [`details_into`]), any other move described
+/// into `view` (issue #25: a reply writes the king's moves from the cell
+/// names, with no notation and details filled in and read back).
+pub(super) fn describe_moves(
+    game: &Squeeze,
+    pos: &Position,
+    moves: &[Move],
+    view: &mut MoveView,
+    each: &mut dyn FnMut(Described<'_>),
+) {
+    for &mv in moves {
+        match mv {
+            Move::Go { from, to } => {
+                let (stones, kings) = game.captures(pos, from, to);
+                let kind = if game.id.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
+                each(Described::Between { kind, from, to, sep: b'-', captured: u128::from(stones | kings) });
+            }
+            _ => {
+                view.notation.clear();
+                write_notation(game, pos, mv, &mut view.notation);
+                details_into(game, pos, mv, &mut view.details);
+                each(Described::View(view));
+            }
+        }
+    }
 }
 
 pub(super) fn move_details(game: &Squeeze, pos: &Position, mv: Move) -> MoveDetails {

@@ -1006,3 +1006,75 @@ fn quiescence_moves_hold_every_capture_and_every_win() {
         assert!(checked > 500, "{}: {checked}", v.name());
     }
 }
+
+/// The quick reader of a position's piece lists (issue #25:
+/// `Geometry::quick_cells`) against the general one it stands in for
+/// (`notation::parse_cells`), and `Geometry::push_list` against
+/// `push_names`, on both boards (all four variants): along seeded random
+/// games, every king and stone list as written and altered (spaces, empty
+/// items, doubled, unknown and misspelt names, names of the other board,
+/// other cells taken). Where the quick reader answers it must answer as the
+/// general one; it must answer for every list as written.
+#[test]
+fn quick_cells_is_the_general_reader() {
+    use crate::notation::{parse_cells, push_names};
+    use rand::RngCore;
+    for v in GameId::ALL {
+        let g = game(v);
+        let geo = g.geometry();
+        let (mut answered, mut written_lists) = (0, 0);
+        for seed in 0..8u64 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed + 1000);
+            let mut p = g.start();
+            for _ in 0..200 {
+                let occupied = p.occupied();
+                for set in [p.kings[0], p.kings[1], p.stones] {
+                    let mut written = String::new();
+                    geo.push_list(&mut written, set);
+                    let mut old = String::new();
+                    push_names(&mut old, u128::from(set), |c| geo.name(c));
+                    assert_eq!(written, old);
+                    let others = occupied & !set;
+                    let mut texts = vec![written.clone(), format!("{written},"), format!(",{written}")];
+                    texts.push(written.replacen(',', ", ", 1));
+                    texts.push(written.replacen(',', ",,", 1));
+                    texts.push(format!(" {written}"));
+                    texts.push(format!("{written},{}", written.split(',').next().unwrap_or("")));
+                    texts.push(format!("{written},{}", written.split(',').next_back().unwrap_or("")));
+                    for bad in ["a0", "z1", "a10", "i6", "h9", "e9", "h8", "A1", "a1a", "1a", "a", "a01", "j1", "é1"] {
+                        texts.push(format!("{written},{bad}"));
+                        texts.push(format!("{bad},{written}"));
+                    }
+                    let one = bit((rng.next_u64() % u64::from(geo.cells)) as u8);
+                    for taken in [0, others, one, geo.all & !set, geo.all] {
+                        for t in &texts {
+                            let mut occ = u128::from(taken);
+                            let general = parse_cells("stones", t, &mut occ, |n| geo.parse(n));
+                            match geo.quick_cells(t, u128::from(taken)) {
+                                Some(q) => {
+                                    answered += 1;
+                                    assert_eq!(general.as_ref().ok(), Some(&u128::from(q)), "{}: {t}", v.name());
+                                    assert_eq!(occ, u128::from(taken | q), "{}: {t}", v.name());
+                                }
+                                None => assert!(
+                                    t != &written || general.is_err() || set == 0,
+                                    "{}: `{t}` as written, not read the quick way",
+                                    v.name()
+                                ),
+                            }
+                        }
+                    }
+                    if !written.is_empty() && set & others == 0 {
+                        written_lists += 1;
+                        assert_eq!(geo.quick_cells(&written, u128::from(others)), Some(set), "{}: {written}", v.name());
+                    }
+                }
+                let mut legal = Vec::new();
+                g.legal_moves(&p, &mut legal);
+                let Some(&m) = legal.choose(&mut rng) else { break };
+                g.play(&mut p, m);
+            }
+        }
+        assert!(answered > 5_000 && written_lists > 500, "{}: {answered} answered, {written_lists} lists", v.name());
+    }
+}
