@@ -285,6 +285,7 @@ impl PlayerSpec {
                 seed,
                 time_limit: l.time_limit,
                 max_iterations: l.iterations(scale),
+                max_nodes: l.max_nodes(scale),
                 player: l.strategy(scale),
                 ..Default::default()
             },
@@ -782,6 +783,13 @@ mod tests {
         assert_eq!(spec.budget(LevelScale::default(), 1).max_nodes, 6_000_000);
         let spec: PlayerSpec = "mcts:it=30000".parse().unwrap();
         assert_eq!(spec.budget(LevelScale::default(), 1).max_nodes, 0);
+        // A level's own cap goes with it.
+        let spec: PlayerSpec = "level:strong".parse().unwrap();
+        let strong = Level::named("strong").unwrap();
+        assert_eq!(spec.budget(LevelScale::Scala, 1).max_nodes, strong.max_nodes(LevelScale::Scala));
+        assert!(strong.max_nodes(LevelScale::Scala) > 0);
+        let spec: PlayerSpec = "level:hard".parse().unwrap();
+        assert_eq!(spec.budget(LevelScale::Scala, 1).max_nodes, 0);
         assert_eq!("ab".parse::<PlayerSpec>().unwrap().to_string(), "ab:ms=200");
         for bad in ["ab:zz=1", "ab:depth=-1", "abc", "ab:ms"] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
