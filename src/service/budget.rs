@@ -232,7 +232,12 @@ mod tests {
         let strong = parlour_engine::search::Level::named("strong").unwrap();
         assert_eq!(nodes(&roomy, "strong", LevelScale::Scala), strong.max_nodes(LevelScale::Scala));
         assert_eq!(nodes(&roomy, "strong", LevelScale::Squeeze), strong.max_nodes(LevelScale::Squeeze));
-        assert_eq!(nodes(&roomy, "master", LevelScale::ContiguityBidding), 60_000_001.min(100_000_000));
+        assert_eq!(nodes(&roomy, "master", LevelScale::ContiguityBidding), 300_000 * 200 + 1);
+        // A server cap between the two: `strong` gets its own, `master` the server's.
+        let between =
+            RulesService::new(Arc::new(Registry::new()), Limits { max_search_nodes: 30_000_000, ..Limits::default() });
+        assert_eq!(nodes(&between, "strong", LevelScale::ContiguityBidding), 100_000 * 200 + 1);
+        assert_eq!(nodes(&between, "master", LevelScale::ContiguityBidding), 30_000_000);
     }
 
     /// A level's count for the play-phase alpha-beta (the Squeeze family)
