@@ -74,11 +74,17 @@ impl RulesService {
                 config.ab_nodes = 0;
             }
         }
+        // A level that grows its tree asks for the nodes its iterations
+        // make; the server's cap (the operator's memory cap) bounds it.
+        let max_nodes = match level.map_or(0, |l| l.max_nodes(scale)) {
+            0 => self.limits.max_search_nodes,
+            wanted => wanted.min(self.limits.max_search_nodes),
+        };
         Ok(SuggestBudget {
             seed: budget.seed,
             max_iterations,
             time_limit: Some(time),
-            max_nodes: self.limits.max_search_nodes,
+            max_nodes,
             player,
             stop: Some(stop),
         })
@@ -204,6 +210,34 @@ mod tests {
                 "{scale:?}"
             );
         }
+    }
+
+    /// `strong` and `master` ask for the nodes their iterations make; the
+    /// server's `--max-search-nodes` (the operator's memory cap) bounds
+    /// them, and every other level and request gets the server's cap.
+    #[test]
+    fn a_level_that_grows_its_tree_asks_for_its_nodes_within_the_servers_cap() {
+        let nodes = |s: &RulesService, level: &str, scale: LevelScale| {
+            s.search_budget(None, level, scale, Duration::from_millis(200), None, Arc::default()).unwrap().max_nodes
+        };
+        let s = service(Duration::from_secs(30));
+        let cap = Limits::default().max_search_nodes;
+        for level in ["", "beginner", "easy", "medium", "hard", "strong", "master"] {
+            assert_eq!(nodes(&s, level, LevelScale::Scala), cap, "{level}: the default cap bounds every level");
+        }
+        let roomy =
+            RulesService::new(Arc::new(Registry::new()), Limits { max_search_nodes: 100_000_000, ..Limits::default() });
+        assert_eq!(nodes(&roomy, "hard", LevelScale::Scala), 100_000_000, "the server's cap, as before");
+        assert_eq!(nodes(&roomy, "", LevelScale::Scala), 100_000_000);
+        let strong = parlour_engine::search::Level::named("strong").unwrap();
+        assert_eq!(nodes(&roomy, "strong", LevelScale::Scala), strong.max_nodes(LevelScale::Scala));
+        assert_eq!(nodes(&roomy, "strong", LevelScale::Squeeze), strong.max_nodes(LevelScale::Squeeze));
+        assert_eq!(nodes(&roomy, "master", LevelScale::ContiguityBidding), 300_000 * 200 + 1);
+        // A server cap between the two: `strong` gets its own, `master` the server's.
+        let between =
+            RulesService::new(Arc::new(Registry::new()), Limits { max_search_nodes: 30_000_000, ..Limits::default() });
+        assert_eq!(nodes(&between, "strong", LevelScale::ContiguityBidding), 100_000 * 200 + 1);
+        assert_eq!(nodes(&between, "master", LevelScale::ContiguityBidding), 30_000_000);
     }
 
     /// A level's count for the play-phase alpha-beta (the Squeeze family)

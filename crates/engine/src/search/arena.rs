@@ -37,8 +37,9 @@ pub enum PlayerSpec {
     Greedy,
     /// A named level.
     Level(&'static Level),
-    /// Tree search with a budget and settings.
-    Search { time: Option<Duration>, iterations: u64, config: SearchConfig },
+    /// Tree search with a budget and settings; `nodes`: the tree's cap on
+    /// nodes ([`SuggestBudget::max_nodes`], 0 = the default cap).
+    Search { time: Option<Duration>, iterations: u64, nodes: u64, config: SearchConfig },
     /// The alpha-beta baseline ([`super::alphabeta`]): a time a move, a
     /// depth cap and/or a budget of positions (`nodes`).
     AlphaBeta { time: Option<Duration>, nodes: u64, config: AlphaBetaConfig },
@@ -69,6 +70,7 @@ impl FromStr for PlayerSpec {
         };
         let mut time = None;
         let mut iterations = 0;
+        let mut nodes = 0;
         let mut config = SearchConfig::default();
         for kv in rest.trim_start_matches(':').split(',').filter(|kv| !kv.is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("`{kv}`: expected key=value"))?;
@@ -81,6 +83,7 @@ impl FromStr for PlayerSpec {
             match k {
                 "ms" => time = Some(Duration::from_secs_f64(num(v)? / 1000.0)),
                 "it" => iterations = num(v)? as u64,
+                "nodes" => nodes = num(v)? as u64,
                 "c" => config.exploration = num(v)?,
                 "pv" => config.prior_visits = num(v)?,
                 "t" => config.temperature = num(v)?,
@@ -135,7 +138,7 @@ impl FromStr for PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                    "`{kv}`: keys are ms, it, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, qm, abn, pie"
+                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, qm, abn, pie"
                 ))
                 }
             }
@@ -143,7 +146,7 @@ impl FromStr for PlayerSpec {
         if time.is_none() && iterations == 0 {
             time = Some(Duration::from_millis(200));
         }
-        Ok(PlayerSpec::Search { time, iterations, config })
+        Ok(PlayerSpec::Search { time, iterations, nodes, config })
     }
 }
 
@@ -185,13 +188,16 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => write!(f, "random"),
             PlayerSpec::Greedy => write!(f, "greedy"),
             PlayerSpec::Level(l) => write!(f, "level:{}", l.name),
-            PlayerSpec::Search { time, iterations, config } => {
+            PlayerSpec::Search { time, iterations, nodes, config } => {
                 let mut parts = Vec::new();
                 if let Some(t) = time {
                     parts.push(format!("ms={}", t.as_millis()));
                 }
                 if *iterations > 0 {
                     parts.push(format!("it={iterations}"));
+                }
+                if *nodes > 0 {
+                    parts.push(format!("nodes={nodes}"));
                 }
                 let d = SearchConfig::default();
                 if config.exploration != d.exploration {
@@ -279,13 +285,15 @@ impl PlayerSpec {
                 seed,
                 time_limit: l.time_limit,
                 max_iterations: l.iterations(scale),
+                max_nodes: l.max_nodes(scale),
                 player: l.strategy(scale),
                 ..Default::default()
             },
-            PlayerSpec::Search { time, iterations, config } => SuggestBudget {
+            PlayerSpec::Search { time, iterations, nodes, config } => SuggestBudget {
                 seed,
                 time_limit: *time,
                 max_iterations: *iterations,
+                max_nodes: *nodes,
                 player: Strategy::Mcts(config.clone()),
                 ..Default::default()
             },
@@ -747,6 +755,7 @@ mod tests {
             "mcts:it=300,abn=1000",
             "mcts:it=300,pie=on",
             "mcts:it=300,qm=on,abn=1000",
+            "mcts:it=30000,nodes=6000000",
             "ab:ms=5000",
             "ab:depth=4",
             "ab:ms=1000,depth=6,nodes=100000",
@@ -769,6 +778,18 @@ mod tests {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
         assert!("level:godlike".parse::<PlayerSpec>().is_err());
+        // `nodes` is the tree's cap, handed to the budget; 0 keeps the default.
+        let spec: PlayerSpec = "mcts:it=30000,nodes=6000000".parse().unwrap();
+        assert_eq!(spec.budget(LevelScale::default(), 1).max_nodes, 6_000_000);
+        let spec: PlayerSpec = "mcts:it=30000".parse().unwrap();
+        assert_eq!(spec.budget(LevelScale::default(), 1).max_nodes, 0);
+        // A level's own cap goes with it.
+        let spec: PlayerSpec = "level:strong".parse().unwrap();
+        let strong = Level::named("strong").unwrap();
+        assert_eq!(spec.budget(LevelScale::Scala, 1).max_nodes, strong.max_nodes(LevelScale::Scala));
+        assert!(strong.max_nodes(LevelScale::Scala) > 0);
+        let spec: PlayerSpec = "level:hard".parse().unwrap();
+        assert_eq!(spec.budget(LevelScale::Scala, 1).max_nodes, 0);
         assert_eq!("ab".parse::<PlayerSpec>().unwrap().to_string(), "ab:ms=200");
         for bad in ["ab:zz=1", "ab:depth=-1", "abc", "ab:ms"] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");

@@ -57,6 +57,12 @@
 //! larger node cap (44 bytes a node: about 0.45 GB for 100 000 Scala
 //! iterations, 1.3 GB for 300 000); under the default cap they are `hard`'s
 //! tree iterated further, and not shown distinct.
+//! `strong` and `master` therefore ask for a node cap that follows their
+//! iterations ([`Level::max_nodes`], [`MOST_CHILDREN`] nodes an
+//! iteration); the server's `--max-search-nodes` (2 million by default,
+//! the operator's memory cap) still bounds it, so a server that should
+//! play them at full strength needs a larger one. The levels below keep
+//! the default cap, as they were measured.
 
 use super::{pvs, tactics, SearchConfig, Strategy, SuggestBudget};
 use std::time::Duration;
@@ -78,6 +84,12 @@ pub struct Level {
     /// in the games that play by it (the Squeeze family), by the rules'
     /// scale ([`Level::alpha_beta_positions`]); 0 for `beginner`.
     pub ab_positions: AlphaBetaPositions,
+    /// Whether the level's tree may hold every node its iterations make
+    /// ([`Level::max_nodes`]); otherwise the default cap
+    /// ([`super::DEFAULT_MAX_NODES`]) holds it, as it held the levels when
+    /// they were measured. Set for `strong` and `master`, whose iterations
+    /// fill the default cap in Scala and Contiguity long before they end.
+    pub grows_tree: bool,
     /// Whether the level searches at all (`beginner` looks one move ahead).
     pub searches: bool,
 }
@@ -167,6 +179,20 @@ impl Level {
         }
     }
 
+    /// The cap on the tree's nodes at this level, in a game of the given
+    /// scale; 0: the default cap ([`super::DEFAULT_MAX_NODES`], the
+    /// server's `--max-search-nodes`). A level that grows its tree may
+    /// hold [`MOST_CHILDREN`] nodes an iteration (an iteration expands one
+    /// leaf), so the cap never stops its tree from growing; the server's
+    /// `--max-search-nodes` still bounds it (the operator's memory cap).
+    pub fn max_nodes(&self, scale: LevelScale) -> u64 {
+        if self.grows_tree {
+            super::DEFAULT_MAX_NODES.max(self.iterations(scale).saturating_mul(MOST_CHILDREN).saturating_add(1))
+        } else {
+            0
+        }
+    }
+
     /// The level called `name` (case-insensitive).
     pub fn named(name: &str) -> Option<&'static Level> {
         LEVELS.iter().find(|l| l.name.eq_ignore_ascii_case(name.trim()))
@@ -209,6 +235,15 @@ pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> O
     Some(lo)
 }
 
+/// The most children one expansion adds in any game here (its legal
+/// moves: 182 at most, the start of Shoulder to Shoulder with three
+/// players; 160–180 in Contiguity's play, about 60–110 in Scala), rounded
+/// up: the nodes an iteration may add to a growing tree. At 44 bytes a
+/// node (`Mcts::bytes_per_node`) the caps it gives are caps, not what a
+/// tree holds: plain Contiguity's `strong` (30 000 iterations) holds about
+/// 5 million nodes (220 MB), Scala's (100 000) about 10 million (440 MB).
+pub const MOST_CHILDREN: u64 = 200;
+
 /// Every level, weakest first. Every level that searches is bound by
 /// iterations, so it plays the same on any machine and, with a seed,
 /// replays exactly; the stronger ones also carry a time cap, so that no
@@ -244,6 +279,7 @@ pub const LEVELS: [Level; 6] = [
         tree_iterations: TreeIterations { common: 0, contiguity_bidding: 0, scala: 0 },
         ab_positions: AlphaBetaPositions { squeeze: 0, hex_swish: 0, swish: 0 },
         searches: false,
+        grows_tree: false,
     },
     Level {
         name: "easy",
@@ -252,6 +288,7 @@ pub const LEVELS: [Level; 6] = [
         tree_iterations: TreeIterations { common: 300, contiguity_bidding: 300, scala: 300 },
         ab_positions: AlphaBetaPositions { squeeze: 3_000, hex_swish: 10_000, swish: 10_000 },
         searches: true,
+        grows_tree: false,
     },
     Level {
         name: "medium",
@@ -260,6 +297,7 @@ pub const LEVELS: [Level; 6] = [
         tree_iterations: TreeIterations { common: 3_000, contiguity_bidding: 3_000, scala: 3_000 },
         ab_positions: AlphaBetaPositions { squeeze: 30_000, hex_swish: 100_000, swish: 100_000 },
         searches: true,
+        grows_tree: false,
     },
     Level {
         name: "hard",
@@ -268,21 +306,24 @@ pub const LEVELS: [Level; 6] = [
         tree_iterations: TreeIterations { common: 10_000, contiguity_bidding: 30_000, scala: 30_000 },
         ab_positions: AlphaBetaPositions { squeeze: 300_000, hex_swish: 1_000_000, swish: 10_000_000 },
         searches: true,
+        grows_tree: false,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
         time_limit: Some(Duration::from_secs(30)),
         tree_iterations: TreeIterations { common: 30_000, contiguity_bidding: 100_000, scala: 100_000 },
         ab_positions: AlphaBetaPositions { squeeze: 3_000_000, hex_swish: 10_000_000, swish: 30_000_000 },
         searches: true,
+        grows_tree: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first)",
+        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
         time_limit: Some(Duration::from_secs(120)),
         tree_iterations: TreeIterations { common: 100_000, contiguity_bidding: 300_000, scala: 300_000 },
         ab_positions: AlphaBetaPositions { squeeze: 30_000_000, hex_swish: 30_000_000, swish: 30_000_000 },
         searches: true,
+        grows_tree: true,
     },
 ];

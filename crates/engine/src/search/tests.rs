@@ -274,6 +274,42 @@ fn the_node_cap_bounds_the_tree_and_the_search_goes_on() {
     assert_eq!(search.iterations(), 500);
 }
 
+/// `strong` and `master` may hold every node their iterations make (the
+/// default cap froze their trees in Scala and Contiguity long before
+/// their iterations ended); the levels below keep the default cap, as
+/// measured.
+#[test]
+fn the_levels_that_grow_their_tree_never_meet_their_node_cap() {
+    use super::level::MOST_CHILDREN;
+    for level in &super::level::LEVELS {
+        for scale in [LevelScale::Squeeze, LevelScale::ContiguityBidding, LevelScale::Scala] {
+            let cap = level.max_nodes(scale);
+            if level.grows_tree {
+                assert!(cap > level.iterations(scale) * MOST_CHILDREN, "{} {scale:?}", level.name);
+                assert!(cap >= super::DEFAULT_MAX_NODES, "{} {scale:?}", level.name);
+            } else {
+                assert_eq!(cap, 0, "{}: the default cap", level.name);
+            }
+        }
+    }
+    let grows: Vec<&str> = super::level::LEVELS.iter().filter(|l| l.grows_tree).map(|l| l.name).collect();
+    assert_eq!(grows, ["strong", "master"]);
+    // A cap of MOST_CHILDREN nodes an iteration does not bind: the tree is
+    // the one an unbounded cap grows (Contiguity's start: 164 moves).
+    let game = contiguity();
+    let its = 60;
+    let grown = |max_nodes| {
+        let b = SuggestBudget { max_nodes, max_iterations: its, seed: 3, ..Default::default() };
+        let mut search = Mcts::new(&game, &HeuristicEval, game.start(), SearchConfig::default(), &b);
+        search.run(&b);
+        search.node_count()
+    };
+    let free = grown(u64::MAX);
+    assert!(free > 164 * 10, "{free} nodes: the tree grew");
+    assert_eq!(grown(its * MOST_CHILDREN + 1), free);
+    assert!(grown(free as u64 / 2) < free, "a smaller cap binds");
+}
+
 #[test]
 fn reports_come_while_the_search_runs_and_can_stop_it() {
     let game = contiguity();
