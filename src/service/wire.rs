@@ -341,21 +341,7 @@ impl Wire {
             a[n..n + 16].copy_from_slice(&e);
             n += 2 + e[1] as usize;
         }
-        if n - 2 >= 0x80 {
-            return false;
-        }
-        a[0] = (tag << 3 | LEN) as u8;
-        a[1] = (n - 2) as u8;
-        let len = self.buf.len() + n;
-        if n <= 32 {
-            self.buf.extend_from_slice(&a[..32]);
-        } else if n <= 64 {
-            self.buf.extend_from_slice(&a[..64]);
-        } else {
-            self.buf.extend_from_slice(&a);
-        }
-        self.buf.truncate(len);
-        true
+        self.append_gathered(&mut a, n, tag)
     }
 
     /// The common move (cells and a kind; no bid, no placed piece; a
@@ -417,20 +403,28 @@ impl Wire {
                 ok = ok && put(&mut n, 9, c);
             }
         }
-        if !ok || n - 2 >= 0x80 {
+        ok && self.append_gathered(&mut a, n, tag)
+    }
+
+    /// Appends a move gathered on the stack by [`Wire::short_move`] or
+    /// [`Wire::short_between`] (`n` bytes, the first two left for its key
+    /// and one-byte length, set here): a fixed-size copy (no `memcpy`
+    /// call of unknown length), then cut to the move. False, with nothing
+    /// written, when the message is too long for a one-byte length.
+    #[inline(always)]
+    fn append_gathered(&mut self, a: &mut [u8; MOVE_ROOM + 16], n: usize, tag: u32) -> bool {
+        if n - 2 >= 0x80 {
             return false;
         }
         a[0] = (tag << 3 | LEN) as u8;
         a[1] = (n - 2) as u8;
-        // A fixed-size copy (no `memcpy` call of unknown length), then cut
-        // to the move.
         let len = self.buf.len() + n;
         if n <= 32 {
             self.buf.extend_from_slice(&a[..32]);
         } else if n <= 64 {
             self.buf.extend_from_slice(&a[..64]);
         } else {
-            self.buf.extend_from_slice(&a);
+            self.buf.extend_from_slice(a);
         }
         self.buf.truncate(len);
         true
