@@ -430,11 +430,28 @@ pub trait Game: Send + Sync + 'static {
         each: &mut dyn FnMut(Described<'_>),
     ) {
         for &m in moves {
-            view.notation.clear();
-            self.write_notation(pos, m, &mut view.notation);
-            self.details_into(pos, m, &mut view.details, passed);
-            each(Described::View(view));
+            self.describe_into(pos, m, passed, view, each);
         }
+    }
+
+    /// One move described into `view` ([`Game::write_notation`],
+    /// [`Game::details_into`]) and handed to `each` as
+    /// [`Described::View`]: [`Game::describe_moves`]' way for every move,
+    /// and an override's for the moves it does not hand over by their
+    /// cells.
+    #[inline]
+    fn describe_into(
+        &self,
+        pos: &Self::Position,
+        mv: Self::Move,
+        passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(Described<'_>),
+    ) {
+        view.notation.clear();
+        self.write_notation(pos, mv, &mut view.notation);
+        self.details_into(pos, mv, &mut view.details, passed);
+        each(Described::View(view));
     }
 
     /// Makes a legal move.

@@ -235,7 +235,7 @@ impl Game for Contiguity {
         view: &mut crate::game::MoveView,
         each: &mut dyn FnMut(crate::game::Described<'_>),
     ) {
-        moves::describe_moves(pos, moves, passed, view, each)
+        moves::describe_moves(self, pos, moves, passed, view, each)
     }
 
     #[inline]

@@ -6,7 +6,7 @@ use super::board::{self, cell_name, lane, parse_cell, step, Dir, CELLS, COLUMNS,
 use super::{eval, other, Move, Phase, Position, Route, MAX_BID, PLAYER_NAMES, RED, WHITE};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
-use crate::game::{Described, MoveDetails, MoveKind, MoveView, Outcome, Player};
+use crate::game::{Described, Game, MoveDetails, MoveKind, MoveView, Outcome, Player};
 
 /// Every route from `from` to `to` (at most one per direction), best first:
 /// slides before jumps, then shorter first (directions in [`Dir::ALL`]
@@ -378,6 +378,7 @@ pub(super) fn details_into(pos: &Position, mv: Move, out: &mut MoveDetails, pass
 /// described into `view` (issue #25: a reply writes the moves from the
 /// cell names, with no notation and details filled in and read back).
 pub(super) fn describe_moves(
+    g: &super::Contiguity,
     pos: &Position,
     moves: &[Move],
     passed: bool,
@@ -392,12 +393,7 @@ pub(super) fn describe_moves(
                 let kind = if jump { MoveKind::Jump } else { MoveKind::Slide };
                 each(Described::Between { kind, from, to, sep: b'-', captured: 0 });
             }
-            _ => {
-                view.notation.clear();
-                write_notation(pos, mv, &mut view.notation);
-                details_into(pos, mv, &mut view.details, passed);
-                each(Described::View(view));
-            }
+            _ => g.describe_into(pos, mv, passed, view, each),
         }
     }
 }

@@ -6,7 +6,7 @@ use super::board::{self, BLUE, COLOURS, SQUEEZE};
 use super::{Move, Position, ShoulderToShoulder, Variant};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
-use crate::game::{Described, MoveDetails, MoveKind, MoveView, Player};
+use crate::game::{Described, Game, MoveDetails, MoveKind, MoveView, Player};
 use crate::notation::joined;
 
 impl ShoulderToShoulder {
@@ -258,12 +258,7 @@ pub(super) fn describe_moves(
             Move::Squeeze { from, to } => {
                 each(Described::Between { kind: MoveKind::Squeeze, from, to, sep: b'-', captured: 0 })
             }
-            _ => {
-                view.notation.clear();
-                write_notation(g, pos, mv, &mut view.notation);
-                details_into(g, pos, mv, &mut view.details, passed);
-                each(Described::View(view));
-            }
+            _ => g.describe_into(pos, mv, passed, view, each),
         }
     }
 }

@@ -6,7 +6,7 @@ use super::{
     eval, mask_cells, other, Move, Phase, Position, Squeeze, BLACK, CHOOSER, COLOURS, SETTER, STONES, WHITE, WIN,
 };
 use crate::error::RulesError;
-use crate::game::{Described, MoveDetails, MoveKind, MoveView, Owner, Player};
+use crate::game::{Described, Game, MoveDetails, MoveKind, MoveView, Owner, Player};
 use crate::notation::joined;
 
 impl Squeeze {
@@ -506,10 +506,18 @@ pub(super) fn details_into(game: &Squeeze, pos: &Position, mv: Move, out: &mut M
         *out = move_details(game, pos, mv);
         return;
     };
-    let (stones, kings) = game.captures(pos, from, to);
-    let kind = if game.id.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
+    let (kind, taken) = go(game, pos, from, to);
     out.set_between(kind, from, to);
-    out.captured.extend(mask_cells(stones | kings));
+    out.captured.extend(mask_cells(taken));
+}
+
+/// A king's move from `from` to `to`: its kind (a Swish move that takes
+/// something is a jump, any other a slide) and the pieces it takes.
+#[inline]
+fn go(game: &Squeeze, pos: &Position, from: u8, to: u8) -> (MoveKind, u64) {
+    let (stones, kings) = game.captures(pos, from, to);
+    let taken = stones | kings;
+    (if game.id.is_swish() && taken != 0 { MoveKind::Jump } else { MoveKind::Slide }, taken)
 }
 
 /// [`Game::describe_moves`](crate::game::Game::describe_moves): a king's
@@ -528,16 +536,10 @@ pub(super) fn describe_moves(
     for &mv in moves {
         match mv {
             Move::Go { from, to } => {
-                let (stones, kings) = game.captures(pos, from, to);
-                let kind = if game.id.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
-                each(Described::Between { kind, from, to, sep: b'-', captured: u128::from(stones | kings) });
+                let (kind, taken) = go(game, pos, from, to);
+                each(Described::Between { kind, from, to, sep: b'-', captured: u128::from(taken) });
             }
-            _ => {
-                view.notation.clear();
-                write_notation(game, pos, mv, &mut view.notation);
-                details_into(game, pos, mv, &mut view.details);
-                each(Described::View(view));
-            }
+            _ => game.describe_into(pos, mv, false, view, each),
         }
     }
 }
@@ -545,10 +547,9 @@ pub(super) fn describe_moves(
 pub(super) fn move_details(game: &Squeeze, pos: &Position, mv: Move) -> MoveDetails {
     match mv {
         Move::Go { from, to } => {
-            let (stones, kings) = game.captures(pos, from, to);
-            let kind = if game.id.is_swish() && (stones | kings) != 0 { MoveKind::Jump } else { MoveKind::Slide };
+            let (kind, taken) = go(game, pos, from, to);
             let mut d = MoveDetails::between(kind, from, to);
-            d.captured = mask_cells(stones | kings).collect();
+            d.captured = mask_cells(taken).collect();
             d
         }
         Move::King { colour, cell } => MoveDetails {
