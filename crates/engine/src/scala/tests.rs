@@ -1124,3 +1124,65 @@ fn stones_missing_cost_at_most_half_the_lead() {
     let p = pos(&g, "to_move=white; white=f4,g5,g6,h6,h7,h8,h9,h10; black=e3,d3,e2,g3");
     assert_eq!(g.heuristic(&p, WHITE), g.search_value(&p, WHITE));
 }
+
+#[test]
+fn describe_legal_is_legal_moves_then_describe_moves() {
+    // GenerateMoves judges each landing once, while generating (issue #25,
+    // eleventh pass): the same moves in the same order as `legal_moves`,
+    // each described as `describe_moves` describes it and as
+    // `move_notation` and `move_details` give it, along random walks of
+    // both variants and on boards of random stones (split groups,
+    // captures, illegal and losing moves).
+    let mut rng = Pcg64Mcg::seed_from_u64(2511);
+    let (mut positions, mut moves, mut captures, mut long) = (0, 0, 0, 0);
+    for g in [orig(), zil()] {
+        let d = g.description();
+        let mut check = |pos: &Position| {
+            let mut legal = Vec::new();
+            g.legal_moves(pos, &mut legal);
+            let mut fused = Vec::new();
+            let mut view =
+                crate::game::MoveView { notation: String::new(), details: MoveDetails::action(MoveKind::Action) };
+            let mut shown = Vec::new();
+            g.describe_legal(pos, &mut fused, false, &mut view, &mut |m| shown.push(m.to_view(|c| d.cell_name(c))));
+            assert_eq!(fused, legal, "{pos:?}");
+            let mut apart = Vec::new();
+            g.describe_moves(pos, &legal, false, &mut view, &mut |m| apart.push(m.to_view(|c| d.cell_name(c))));
+            assert_eq!(shown, apart, "{pos:?}");
+            for (v, &m) in shown.iter().zip(&legal) {
+                assert_eq!(v.notation, g.move_notation(pos, m), "{pos:?}");
+                assert_eq!(v.details, g.move_details(pos, m), "{pos:?} {}", v.notation);
+                captures += !v.details.captured.is_empty() as usize;
+                long += (v.details.path.len() > 2) as usize;
+            }
+            positions += 1;
+            moves += legal.len();
+        };
+        for seed in 0..6u64 {
+            let mut pos = g.start();
+            for step in 0..80u64 {
+                check(&pos);
+                if g.decided(&pos).is_some() {
+                    break;
+                }
+                pos = crate::playout::random_playout(&g, &pos, seed * 1000 + step, 1).0;
+            }
+        }
+        for _ in 0..1500 {
+            let mut stones = [0u128; 2];
+            let n = rand::Rng::random_range(&mut rng, 1..29);
+            for i in 0..n {
+                let c = rand::Rng::random_range(&mut rng, 0..CELLS as u8);
+                if (stones[0] | stones[1]) & bit(c) == 0 && c != FIRST_CELL[i % 2] {
+                    stones[i % 2] |= bit(c);
+                }
+            }
+            let to_move = rand::Rng::random_range(&mut rng, 0..2u8);
+            check(&Position { stones, to_move, loser: None });
+        }
+    }
+    assert!(
+        positions > 3000 && moves > 50_000 && captures > 1000 && long > 1000,
+        "{positions} positions, {moves} moves, {captures} with captures, {long} longer jumps"
+    );
+}
