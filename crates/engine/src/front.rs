@@ -728,10 +728,11 @@ impl<G: Game> AnyGame for G {
         // Room for the usual list at once, not grown by doubling (three or
         // four reallocations and copies for a list of a few dozen moves).
         let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
-        let mut described = MoveView {
-            notation: String::with_capacity(16),
-            details: MoveDetails { path: Vec::with_capacity(8), ..MoveDetails::action(crate::game::MoveKind::Action) },
-        };
+        // The view a move not handed over by its cells is described into:
+        // empty, its room taken when the first such move comes
+        // (`Game::describe_into`), so a list of none allocates nothing.
+        let mut described =
+            MoveView { notation: String::new(), details: MoveDetails::action(crate::game::MoveKind::Action) };
         self.describe_legal(&pos, &mut legal, passed, &mut described, each);
         let outcome = outcome_given(self, &pos, !legal.is_empty());
         Ok((view_with(self, &pos, outcome, shown), legal.len()))

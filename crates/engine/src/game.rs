@@ -477,6 +477,12 @@ pub trait Game: Send + Sync + 'static {
         view: &mut MoveView,
         each: &mut dyn FnMut(Described<'_>),
     ) {
+        if view.notation.capacity() == 0 {
+            // Room for the usual move at once (an empty view is handed
+            // over by `AnyGame::each_move_given`, issue #25).
+            view.notation.reserve(16);
+            view.details.path.reserve(8);
+        }
         view.notation.clear();
         self.write_notation(pos, mv, &mut view.notation);
         self.details_into(pos, mv, &mut view.details, passed);

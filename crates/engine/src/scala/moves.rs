@@ -860,7 +860,12 @@ pub(super) fn describe_legal(
                 *size = c.count_ones();
             }
         }
-        for to in Bits(dests) {
+        let mut left = dests;
+        while left != 0 {
+            // The lowest destination left, and its bit.
+            let to_bit = left & left.wrapping_neg();
+            let to = left.trailing_zeros() as u8;
+            left ^= to_bit;
             let touch = NEIGHBORS[to as usize];
             // `Scala::judge` of the board after the move, from the groups
             // above: whether the move stands, and what it captures.
@@ -871,9 +876,9 @@ pub(super) fn describe_legal(
                 0
             } else {
                 let mut a = after;
-                a[me] |= bit(to);
+                a[me] |= to_bit;
                 let mut tally = Tally::new(a[0], a[1]);
-                let mut merged = bit(to);
+                let mut merged = to_bit;
                 for (&c, &size) in comps[..n].iter().zip(&sizes) {
                     if c & touch != 0 {
                         merged |= c;
@@ -889,7 +894,7 @@ pub(super) fn describe_legal(
                 }
             };
             legal.push(Move { from, to });
-            let step = steps & bit(to) != 0;
+            let step = steps & to_bit != 0;
             let kind = if step { MoveKind::Step } else { MoveKind::Jump };
             if step || parent[to as usize] == from {
                 // A step, or a jump with no landing between its ends:

@@ -1186,3 +1186,72 @@ fn describe_legal_is_legal_moves_then_describe_moves() {
         "{positions} positions, {moves} moves, {captures} with captures, {long} longer jumps"
     );
 }
+
+#[test]
+fn quick_cells_is_the_general_reader() {
+    // A position's lists read the quick way (issue #25, eleventh pass):
+    // along random walks of both rulesets, every list as a position's text
+    // writes it, and altered (spaces, empty items, doubles, names off the
+    // board or malformed, other stones' cells taken), goes through both
+    // `board::quick_cells` and `notation::parse_cells`; where the quick one
+    // answers it answers as the general one, and it answers for every
+    // list as written.
+    use super::board::{quick_cells, BOARD, NAMES};
+    use crate::notation::{parse_cells, push_names};
+    use rand::RngCore;
+    let (mut answered, mut written_lists) = (0, 0);
+    for g in [orig(), zil()] {
+        for seed in 0..6u64 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed + 2500);
+            let mut p = g.start();
+            for step in 0..60u64 {
+                let occupied = p.occupied();
+                for set in [p.stones[0], p.stones[1]] {
+                    let mut written = String::new();
+                    push_names(&mut written, set, |c| NAMES[c as usize]);
+                    let others = occupied & !set;
+                    let mut texts = vec![written.clone(), format!("{written},"), format!(",{written}")];
+                    texts.push(written.replacen(',', ", ", 1));
+                    texts.push(written.replacen(',', ",,", 1));
+                    texts.push(format!(" {written}"));
+                    texts.push(format!("{written},{}", written.split(',').next().unwrap_or("")));
+                    texts.push(format!("{written},{}", written.split(',').next_back().unwrap_or("")));
+                    for bad in [
+                        "a0", "z1", "f15", "k10", "e7", "f8", "a1", "f01", "f140", "F1", "f1a", "1f", "f", "a100",
+                        "é1", "f1 ", "l6",
+                    ] {
+                        texts.push(format!("{written},{bad}"));
+                        texts.push(format!("{bad},{written}"));
+                    }
+                    let one = bit((rng.next_u64() % CELLS as u64) as u8);
+                    for taken in [0, others, one, BOARD & !set, BOARD] {
+                        for t in &texts {
+                            let mut occ = taken;
+                            let general = parse_cells("white", t, &mut occ, parse_cell);
+                            match quick_cells(t, taken) {
+                                Some(q) => {
+                                    answered += 1;
+                                    assert_eq!(general.as_ref().ok(), Some(&q), "{t}");
+                                    assert_eq!(occ, taken | q, "{t}");
+                                }
+                                None => assert!(
+                                    t != &written || general.is_err() || set == 0,
+                                    "`{t}` as written, not read the quick way"
+                                ),
+                            }
+                        }
+                    }
+                    if !written.is_empty() && set & others == 0 {
+                        written_lists += 1;
+                        assert_eq!(quick_cells(&written, others), Some(set), "{written}");
+                    }
+                }
+                if g.decided(&p).is_some() {
+                    break;
+                }
+                p = crate::playout::random_playout(&g, &p, seed * 1000 + step, 1).0;
+            }
+        }
+    }
+    assert!(answered > 5_000 && written_lists > 500, "{answered} answered, {written_lists} lists");
+}
