@@ -265,11 +265,20 @@ impl Wire {
                     self.between_general(tag, d, m, full);
                 }
             }
+            Described::Path { kind, path, sep, captured } => {
+                let short = match path {
+                    [from, via @ .., to] => self.short_path(tag, d, kind, [*from, *to], via, sep, captured),
+                    _ => false,
+                };
+                if !short {
+                    self.between_general(tag, d, m, full);
+                }
+            }
         }
     }
 
-    /// [`Wire::described`] of a move [`Wire::short_between`] does not
-    /// take: through its view.
+    /// [`Wire::described`] of a move [`Wire::short_between`] or
+    /// [`Wire::short_path`] does not take: through its view.
     #[cold]
     #[inline(never)]
     fn between_general(&mut self, tag: u32, d: &Description, m: Described<'_>, full: bool) {
@@ -291,7 +300,26 @@ impl Wire {
         tag: u32,
         d: &Description,
         kind: MoveKind,
+        ends: [u8; 2],
+        sep: u8,
+        captured: u128,
+    ) -> bool {
+        self.short_path(tag, d, kind, ends, &[], sep, captured)
+    }
+
+    /// [`Wire::short_between`] of a [`Described::Path`]: its ends, and
+    /// `via` (the cells it lands on between them) in its path between
+    /// them; false, with nothing written, also when the path is too long
+    /// for the buffer.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn short_path(
+        &mut self,
+        tag: u32,
+        d: &Description,
+        kind: MoveKind,
         [from, to]: [u8; 2],
+        via: &[u8],
         sep: u8,
         captured: u128,
     ) -> bool {
@@ -316,7 +344,7 @@ impl Wire {
             a[n + 1] = k;
             n += 2;
         }
-        // `from`, `to`, then the path: the two again.
+        // `from`, `to`, then the path: the two again, `via` between them.
         f[0] = (3 << 3 | LEN) as u8;
         a[n..n + 16].copy_from_slice(&f);
         n += 2 + lf;
@@ -326,6 +354,16 @@ impl Wire {
         f[0] = (5 << 3 | LEN) as u8;
         a[n..n + 16].copy_from_slice(&f);
         n += 2 + lf;
+        for &c in via {
+            // Room for this cell and `to` after it.
+            if n > MOVE_ROOM - 16 {
+                return false;
+            }
+            let Some(mut e) = short_name(names, c) else { return false };
+            e[0] = (5 << 3 | LEN) as u8;
+            a[n..n + 16].copy_from_slice(&e);
+            n += 2 + e[1] as usize;
+        }
         t[0] = (5 << 3 | LEN) as u8;
         a[n..n + 16].copy_from_slice(&t);
         n += 2 + lt;
@@ -836,6 +874,56 @@ mod tests {
             }
         }
         assert!(short > 10_000, "only {short} moves took the short way");
+    }
+
+    /// A move handed over with its path ([`Described::Path`]) is written
+    /// as [`mv`] writes its view, on every board: paths of one cell to
+    /// more than fit the short way (cells spread over the board, each
+    /// start), captures of none to many, every kind, both views.
+    #[test]
+    fn path_moves_are_the_general_ones() {
+        use parlour_engine::MoveKind::*;
+        let registry = Registry::new();
+        let (mut short, mut long) = (0, 0);
+        for game in registry.all() {
+            let d = game.description();
+            let n = d.cells.len() as u8;
+            for start in 0..n {
+                for len in [1usize, 2, 3, 4, 7, 12, 20] {
+                    let path: Vec<u8> =
+                        (0..len).map(|i| ((usize::from(start) + i * 7) % usize::from(n)) as u8).collect();
+                    let k = (usize::from(start) * 3 + len) % 10;
+                    let kind = [Slide, Jump, Step, Straight, Squeeze, Place, Bid, Action, Pass, Resign][k];
+                    let many = (0..n).step_by(3).fold(0u128, |m, c| m | 1 << c);
+                    for captured in [0, 1u128 << start, many] {
+                        let sep = [b'-', b'x', b'@'][usize::from(start) % 3];
+                        let m = Described::Path { kind, path: &path, sep, captured };
+                        let v = m.to_view(|c| d.cell_name(c));
+                        assert_eq!(v.details.path, path);
+                        for full in [false, true] {
+                            let mut general = Wire::default();
+                            general.message(1, |w| mv(w, d, &v, full));
+                            let mut w = Wire::default();
+                            w.described(1, d, m, full);
+                            assert_eq!(w.buf, general.buf, "{m:?} full {full}");
+                            let mut expected = Vec::new();
+                            let pb_view = if full { pb::ReplyView::Full as i32 } else { 0 };
+                            prost::encoding::message::encode(1, &crate::convert::mv_in(d, &v, pb_view), &mut expected);
+                            assert_eq!(w.buf, expected, "{m:?} full {full} (prost)");
+                            if let [from, via @ .., to] = path.as_slice() {
+                                let mut w = Wire::default();
+                                if w.short_path(1, d, kind, [*from, *to], via, sep, captured) {
+                                    short += 1;
+                                } else {
+                                    long += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(short > 5_000 && long > 1_000, "{short} paths took the short way, {long} the general one");
     }
 
     #[test]

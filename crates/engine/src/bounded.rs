@@ -204,6 +204,20 @@ impl<G: Game> Game for Bounded<G> {
         self.game.describe_moves(&pos.inner, moves, passed, view, each)
     }
 
+    fn describe_legal(
+        &self,
+        pos: &Self::Position,
+        legal: &mut Vec<Self::Move>,
+        passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) {
+        // As `legal_moves`: none past the ply cap.
+        if !Self::limit_reached(pos) {
+            self.game.describe_legal(&pos.inner, legal, passed, view, each);
+        }
+    }
+
     fn play(&self, pos: &mut Self::Position, mv: Self::Move) {
         self.game.play(&mut pos.inner, mv);
         pos.ply = pos.ply.saturating_add(1);

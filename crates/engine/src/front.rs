@@ -248,7 +248,8 @@ pub trait AnyGame: Send + Sync {
     /// [`AnyGame::moves`] handed to `each` one at a time, each described
     /// into one reused [`MoveView`] ([`Game::write_notation`],
     /// [`Game::details_into`]) or by its cells ([`Described::Between`],
-    /// [`Game::describe_moves`]; [`Described::to_view`] gives the view):
+    /// [`Game::describe_moves`], by way of [`Game::describe_legal`];
+    /// [`Described::to_view`] gives the view):
     /// no allocation a move once its buffers have grown, for a reply
     /// written as the moves come (issue #25). With
     /// `passed` false the cells passed over may be left out. Returns the
@@ -727,12 +728,12 @@ impl<G: Game> AnyGame for G {
         // Room for the usual list at once, not grown by doubling (three or
         // four reallocations and copies for a list of a few dozen moves).
         let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
-        self.legal_moves(&pos, &mut legal);
-        let mut described = MoveView {
-            notation: String::with_capacity(16),
-            details: MoveDetails { path: Vec::with_capacity(8), ..MoveDetails::action(crate::game::MoveKind::Action) },
-        };
-        self.describe_moves(&pos, &legal, passed, &mut described, each);
+        // The view a move not handed over by its cells is described into:
+        // empty, its room taken when the first such move comes
+        // (`Game::describe_into`), so a list of none allocates nothing.
+        let mut described =
+            MoveView { notation: String::new(), details: MoveDetails::action(crate::game::MoveKind::Action) };
+        self.describe_legal(&pos, &mut legal, passed, &mut described, each);
         let outcome = outcome_given(self, &pos, !legal.is_empty());
         Ok((view_with(self, &pos, outcome, shown), legal.len()))
     }

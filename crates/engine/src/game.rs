@@ -141,6 +141,11 @@ pub enum Described<'a> {
     /// over: a move that passes cells is handed over so only when they
     /// were not asked for (`passed` false).
     Between { kind: MoveKind, from: Cell, to: Cell, sep: u8, captured: u128 },
+    /// A move along `path` (two cells or more: its first cell, each cell
+    /// it lands on, its last cell), from the first to the last: as
+    /// [`Described::Between`] of the path's ends, but with this path
+    /// (Scala's jump sequences: issue #25).
+    Path { kind: MoveKind, path: &'a [Cell], sep: u8, captured: u128 },
     /// Any other move, described in full.
     View(&'a MoveView),
 }
@@ -158,6 +163,12 @@ impl Described<'_> {
                 let mut details = MoveDetails::between(kind, from, to);
                 details.captured = crate::bits::Bits(captured).collect();
                 MoveView { notation, details }
+            }
+            Described::Path { kind, path, sep, captured } => {
+                let (from, to) = (path.first().copied().unwrap_or(0), path.last().copied().unwrap_or(0));
+                let mut v = Described::Between { kind, from, to, sep, captured }.to_view(name);
+                v.details.path = path.to_vec();
+                v
             }
             Described::View(v) => v.clone(),
         }
@@ -434,6 +445,24 @@ pub trait Game: Send + Sync + 'static {
         }
     }
 
+    /// [`Game::legal_moves`] into `legal`, then [`Game::describe_moves`]
+    /// of them, in one: a game whose generation already judges what a
+    /// move's description shows may describe each move as it is found
+    /// (Scala: the groups after a move, which give its captures, issue
+    /// #25). The moves and their descriptions must be
+    /// [`Game::legal_moves`]' and [`Game::describe_moves`]', in order.
+    fn describe_legal(
+        &self,
+        pos: &Self::Position,
+        legal: &mut Vec<Self::Move>,
+        passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(Described<'_>),
+    ) {
+        self.legal_moves(pos, legal);
+        self.describe_moves(pos, legal, passed, view, each);
+    }
+
     /// One move described into `view` ([`Game::write_notation`],
     /// [`Game::details_into`]) and handed to `each` as
     /// [`Described::View`]: [`Game::describe_moves`]' way for every move,
@@ -448,6 +477,12 @@ pub trait Game: Send + Sync + 'static {
         view: &mut MoveView,
         each: &mut dyn FnMut(Described<'_>),
     ) {
+        if view.notation.capacity() == 0 {
+            // Room for the usual move at once (an empty view is handed
+            // over by `AnyGame::each_move_given`, issue #25).
+            view.notation.reserve(16);
+            view.details.path.reserve(8);
+        }
         view.notation.clear();
         self.write_notation(pos, mv, &mut view.notation);
         self.details_into(pos, mv, &mut view.details, passed);

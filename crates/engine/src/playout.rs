@@ -105,6 +105,15 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
             k += 1;
         });
         assert_eq!(k, moves.len(), "{text}: not every move described");
+        // Listed and described in one (`describe_legal`): the same moves,
+        // described the same way.
+        let mut apart = Vec::new();
+        game.describe_moves(pos, &moves, passed, &mut view, &mut |m| apart.push(m.to_view(|c| d.cell_name(c))));
+        let mut legal = Vec::new();
+        let mut fused = Vec::new();
+        game.describe_legal(pos, &mut legal, passed, &mut view, &mut |m| fused.push(m.to_view(|c| d.cell_name(c))));
+        assert!(legal == moves, "{text}: describe_legal lists other moves");
+        assert_eq!(fused, apart, "{text}: describe_legal describes otherwise");
     }
     let unique: HashSet<_> = moves.iter().collect();
     assert_eq!(unique.len(), moves.len(), "{text}: a move is listed twice");

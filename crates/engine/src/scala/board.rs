@@ -199,6 +199,31 @@ pub fn parse_cell(name: &str) -> Option<u8> {
     at((f - b'a') as i32, r as i32)
 }
 
+/// The cells of a list written as a position's text writes it: names
+/// (a file letter, a rank of one or two digits without a leading zero)
+/// with one comma between, nothing else, none of them doubled or in
+/// `taken`. `None` for anything else (spaces, empty items, unknown or
+/// doubled names), which [`crate::notation::parse_cells`] then reads,
+/// with its errors: for what this accepts it gives the same cells (issue
+/// #25: a position names every stone; as the Squeeze family's and
+/// Shoulder to Shoulder's `quick_cells`).
+#[inline]
+pub fn quick_cells(value: &str, taken: u128) -> Option<u128> {
+    crate::notation::quick_list(value, taken, |b, i| {
+        let (f, d) = (*b.get(*i)?, *b.get(*i + 1)?);
+        if !(b'a'..=b'k').contains(&f) || !(b'1'..=b'9').contains(&d) {
+            return None;
+        }
+        let mut r = d - b'0';
+        *i += 2;
+        if let Some(&e @ b'0'..=b'9') = b.get(*i) {
+            r = r * 10 + (e - b'0');
+            *i += 1;
+        }
+        at((f - b'a') as i32, r as i32)
+    })
+}
+
 /// The name of a cell, e.g. `f14`.
 pub fn cell_name(c: u8) -> String {
     let mut name = String::with_capacity(3);

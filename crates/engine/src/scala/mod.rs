@@ -198,10 +198,21 @@ impl Game for Scala {
         pos: &Position,
         moves: &[Move],
         _passed: bool,
-        view: &mut MoveView,
+        _view: &mut MoveView,
         each: &mut dyn FnMut(crate::game::Described<'_>),
     ) {
-        moves::describe_moves(self, pos, moves, view, each)
+        moves::describe_moves(self, pos, moves, each)
+    }
+
+    fn describe_legal(
+        &self,
+        pos: &Position,
+        legal: &mut Vec<Move>,
+        _passed: bool,
+        _view: &mut MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) {
+        moves::describe_legal(self, pos, legal, each)
     }
 
     #[inline]

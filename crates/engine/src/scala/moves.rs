@@ -56,7 +56,12 @@ impl Tally {
         if g & self.white == 0 || g & self.black == 0 {
             return;
         }
-        let n = g.count_ones();
+        self.add_sized(g, g.count_ones());
+    }
+
+    /// [`Tally::add`] of a group known to hold both colours, of `n` stones.
+    #[inline]
+    fn add_sized(&mut self, g: u128, n: u32) {
         if self.sizes_seen & (1 << n) != 0 {
             self.dup_size = self.dup_size.max(n);
         }
@@ -675,12 +680,12 @@ fn route_details(pos: &Position, mv: Move) -> MoveDetails {
 /// no landing between its ends, is handed over by its cells
 /// ([`Described::Between`](crate::game::Described::Between)), its notation
 /// and path being its two cells' (issue #25: a reply writes it from the
-/// cell names); a longer jump is described into `view`.
+/// cell names); a longer jump with its sequence
+/// ([`Described::Path`](crate::game::Described::Path)).
 pub(super) fn describe_moves(
     g: &Scala,
     pos: &Position,
     moves: &[Move],
-    view: &mut crate::game::MoveView,
     each: &mut dyn FnMut(crate::game::Described<'_>),
 ) {
     let me = pos.to_move as usize;
@@ -692,6 +697,7 @@ pub(super) fn describe_moves(
     let mut n = 0;
     // Shortest jump sequences from `from`: each landing's previous one.
     let mut parent = [u8::MAX; CELLS];
+    let mut route = [0u8; CELLS];
     let mut searched = false;
     for &mv in moves {
         if mv.from != from {
@@ -747,21 +753,220 @@ pub(super) fn describe_moves(
             each(crate::game::Described::Between { kind, from: mv.from, to: mv.to, sep: b'-', captured });
             continue;
         }
-        view.notation.clear();
-        write_notation(mv, &mut view.notation);
-        let d = &mut view.details;
-        d.set_between(kind, mv.from, mv.to);
-        d.path.clear();
-        let mut x = mv.to;
-        d.path.push(x);
-        while x != from {
-            x = parent[x as usize];
-            d.path.push(x);
-        }
-        d.path.reverse();
-        d.captured.extend(Bits(captured));
-        each(crate::game::Described::View(view));
+        let path = sequence(&parent, from, mv.to, &mut route);
+        each(crate::game::Described::Path { kind, path, sep: b'-', captured });
     }
+}
+
+/// The jump sequence from `from` to `to` in a tree of shortest sequences
+/// (`parent`, as [`jump_tree`] sets it; `to` reached), written at the end
+/// of `route`: every landing, both ends included.
+#[inline]
+fn sequence<'r>(parent: &[u8], from: u8, to: u8, route: &'r mut [u8; CELLS]) -> &'r [u8] {
+    let mut k = CELLS;
+    let mut x = to;
+    loop {
+        k -= 1;
+        route[k] = x;
+        if x == from || k == 0 {
+            break;
+        }
+        x = parent[x as usize];
+    }
+    &route[k..]
+}
+
+/// [`legal_moves`] and then [`describe_moves`] of them, in one pass
+/// ([`Game::describe_legal`], issue #25): where the two apart judge the
+/// board after every move twice (once to keep a legal move, once for its
+/// captures) and search each stone's jump sequences twice (once for the
+/// destinations, once for the paths), here each stone's destinations and
+/// its tree of shortest jump sequences come from one search
+/// ([`jump_reach`]), the groups of the other stones are derived as
+/// [`Scala::generate`] derives them (from the groups of all the stones
+/// when taking the stone away splits nothing), and each landing is judged
+/// once: the verdict both keeps the move (or not, in the original rules)
+/// and gives its captures. The moves and their descriptions are
+/// `legal_moves`' and `describe_moves`', in order
+/// (`tests::describe_legal_is_legal_moves_then_describe_moves`).
+pub(super) fn describe_legal(
+    g: &Scala,
+    pos: &Position,
+    legal: &mut Vec<Move>,
+    each: &mut dyn FnMut(crate::game::Described<'_>),
+) {
+    if g.decided(pos).is_some() {
+        return;
+    }
+    let me = pos.to_move as usize;
+    let mine = pos.stones[me];
+    let all = pos.occupied();
+    let forbidden = bit(FIRST_CELL[me]);
+    let original = g.variant == Variant::Original;
+    // The groups of all the stones, once (at most 28 stones).
+    let mut whole = [0u128; 32];
+    let mut nw = 0;
+    let mut left = all;
+    while left != 0 {
+        let c = flood(left & left.wrapping_neg(), all, &NEIGHBORS);
+        whole[nw] = c;
+        nw += 1;
+        left &= !c;
+    }
+    let mut comps = [0u128; 32];
+    // Shortest jump sequences from the stone: each landing's previous one
+    // (set for the landings `jump_reach` returns).
+    let mut parent = [u8::MAX; 256];
+    let mut board = JumpBoard::new(all, FIRST_CELL[me]);
+    let mut route = [0u8; CELLS];
+    let mut stamp = 0;
+    for from in Bits(mine) {
+        let steps = NEIGHBORS[from as usize] & !all & !forbidden;
+        stamp += 1;
+        let jumped = jump_reach(&mut board, from, stamp, &mut parent);
+        let dests = steps | jumped;
+        if dests == 0 {
+            continue;
+        }
+        // The groups of the other stones (as `Scala::generate`).
+        let rest = all & !bit(from);
+        let ring = NEIGHBORS[from as usize] & rest;
+        let mut n = 0;
+        if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
+            for &c in &whole[..nw] {
+                let c = c & !bit(from);
+                if c != 0 {
+                    comps[n] = c;
+                    n += 1;
+                }
+            }
+        } else {
+            let mut left = rest;
+            while left != 0 {
+                let c = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
+                comps[n] = c;
+                n += 1;
+                left &= !c;
+            }
+        }
+        let mut after = pos.stones;
+        after[me] &= !bit(from);
+        // Each group's size, 0 for a group of one colour (which `Tally`
+        // passes over), once a stone: the landing leaves every group it
+        // does not touch as it is.
+        let mut sizes = [0u32; 32];
+        for (size, &c) in sizes.iter_mut().zip(&comps[..n]) {
+            if c & after[0] != 0 && c & after[1] != 0 {
+                *size = c.count_ones();
+            }
+        }
+        let mut left = dests;
+        while left != 0 {
+            // The lowest destination left, and its bit.
+            let to_bit = left & left.wrapping_neg();
+            let to = left.trailing_zeros() as u8;
+            left ^= to_bit;
+            let touch = NEIGHBORS[to as usize];
+            // `Scala::judge` of the board after the move, from the groups
+            // above: whether the move stands, and what it captures.
+            let captured = if original && touch & rest == 0 {
+                continue; // rule 1
+            } else if n == 1 && touch & rest != 0 && pos.stones[1 - me] != 0 {
+                // One group of everything, holding both colours.
+                0
+            } else {
+                let mut a = after;
+                a[me] |= to_bit;
+                let mut tally = Tally::new(a[0], a[1]);
+                let mut merged = to_bit;
+                for (&c, &size) in comps[..n].iter().zip(&sizes) {
+                    if c & touch != 0 {
+                        merged |= c;
+                    } else if size != 0 {
+                        tally.add_sized(c, size);
+                    }
+                }
+                tally.add(merged);
+                match tally.verdict(g.variant) {
+                    Verdict::Keep(keep) => (a[0] | a[1]) & !keep,
+                    Verdict::Illegal(_) => continue,
+                    Verdict::MoverLoses { .. } => 0,
+                }
+            };
+            legal.push(Move { from, to });
+            let step = steps & to_bit != 0;
+            let kind = if step { MoveKind::Step } else { MoveKind::Jump };
+            if step || parent[to as usize] == from {
+                // A step, or a jump with no landing between its ends:
+                // handed over by its cells.
+                each(crate::game::Described::Between { kind, from, to, sep: b'-', captured });
+                continue;
+            }
+            // A longer jump: handed over with its sequence.
+            let path = sequence(&parent, from, to, &mut route);
+            each(crate::game::Described::Path { kind, path, sep: b'-', captured });
+        }
+    }
+}
+
+/// The cells of a position as [`jump_reach`] reads them: `occupied[c]`
+/// whether a stone is on `c`; `mark[c]` 0xFF where no jump may land (a
+/// stone, or the mover's first cell), else the `stamp` of the last search
+/// that reached `c` (0: none yet). Bytes where the searches would shift a
+/// `u128` per jump looked at (issue #25).
+/// (256 entries, so a cell read from a table indexes them with no bounds
+/// check.)
+struct JumpBoard {
+    occupied: [bool; 256],
+    mark: [u8; 256],
+}
+
+impl JumpBoard {
+    #[inline]
+    fn new(occupied: u128, forbidden: u8) -> Self {
+        let mut b = JumpBoard { occupied: [false; 256], mark: [0; 256] };
+        for c in Bits(occupied) {
+            b.occupied[c as usize] = true;
+            b.mark[c as usize] = 0xFF;
+        }
+        b.mark[forbidden as usize] = 0xFF;
+        b
+    }
+}
+
+/// The breadth-first search of [`jump_tree`] from the stone on `from`
+/// (`stamp`: a number of this search's own, 1 to 0xFE, different from
+/// every earlier search's on `board`), without the table's reset: the
+/// cells a jump sequence from `from` may end on ([`destinations`]' jump
+/// destinations), each one's `parent` set as `jump_tree` sets it (the
+/// table's other entries are left as they were). A jump never passes over
+/// `from` (jumps keep the parity of file and rank, so no landing is next
+/// to it), so `board`'s stones are the ones to jump over.
+#[inline]
+fn jump_reach(board: &mut JumpBoard, from: u8, stamp: u8, parent: &mut [u8; 256]) -> u128 {
+    let mut reached = 0u128;
+    let mut queue = [0u8; CELLS];
+    let (mut head, mut tail) = (0, 1);
+    // (`from` holds a stone: marked 0xFF, so never a landing.)
+    queue[0] = from;
+    while head < tail {
+        let c = queue[head];
+        head += 1;
+        for &(m, l) in jumps(c) {
+            if !board.occupied[m as usize] {
+                continue;
+            }
+            let k = board.mark[l as usize];
+            if k != 0xFF && k != stamp {
+                board.mark[l as usize] = stamp;
+                reached |= bit(l);
+                parent[l as usize] = c;
+                queue[tail] = l;
+                tail += 1;
+            }
+        }
+    }
+    reached
 }
 
 /// The breadth-first search of [`jump_path`] from `from`, to the end:

@@ -33,7 +33,15 @@ pub(super) fn read(g: &Scala, mut r: Pairs<'_>) -> Result<Position, RulesError> 
     for p in [WHITE, BLACK] {
         let key = PLAYER_NAMES[p as usize];
         if let Some(v) = r.take(key) {
-            let set = parse_cells(key, v, &mut occupied, parse_cell)?;
+            // A list as the position's text writes it the quick way, any
+            // other the general one (its errors).
+            let set = match super::board::quick_cells(v, occupied) {
+                Some(set) => {
+                    occupied |= set;
+                    set
+                }
+                None => parse_cells(key, v, &mut occupied, parse_cell)?,
+            };
             let n = set.count_ones();
             if n > STONES {
                 return Err(RulesError::bad_position(key, format!("{key} has {n} stones; the game has {STONES}")));

@@ -1124,3 +1124,134 @@ fn stones_missing_cost_at_most_half_the_lead() {
     let p = pos(&g, "to_move=white; white=f4,g5,g6,h6,h7,h8,h9,h10; black=e3,d3,e2,g3");
     assert_eq!(g.heuristic(&p, WHITE), g.search_value(&p, WHITE));
 }
+
+#[test]
+fn describe_legal_is_legal_moves_then_describe_moves() {
+    // GenerateMoves judges each landing once, while generating (issue #25,
+    // eleventh pass): the same moves in the same order as `legal_moves`,
+    // each described as `describe_moves` describes it and as
+    // `move_notation` and `move_details` give it, along random walks of
+    // both variants and on boards of random stones (split groups,
+    // captures, illegal and losing moves).
+    let mut rng = Pcg64Mcg::seed_from_u64(2511);
+    let (mut positions, mut moves, mut captures, mut long) = (0, 0, 0, 0);
+    for g in [orig(), zil()] {
+        let d = g.description();
+        let mut check = |pos: &Position| {
+            let mut legal = Vec::new();
+            g.legal_moves(pos, &mut legal);
+            let mut fused = Vec::new();
+            let mut view =
+                crate::game::MoveView { notation: String::new(), details: MoveDetails::action(MoveKind::Action) };
+            let mut shown = Vec::new();
+            g.describe_legal(pos, &mut fused, false, &mut view, &mut |m| shown.push(m.to_view(|c| d.cell_name(c))));
+            assert_eq!(fused, legal, "{pos:?}");
+            let mut apart = Vec::new();
+            g.describe_moves(pos, &legal, false, &mut view, &mut |m| apart.push(m.to_view(|c| d.cell_name(c))));
+            assert_eq!(shown, apart, "{pos:?}");
+            for (v, &m) in shown.iter().zip(&legal) {
+                assert_eq!(v.notation, g.move_notation(pos, m), "{pos:?}");
+                assert_eq!(v.details, g.move_details(pos, m), "{pos:?} {}", v.notation);
+                captures += !v.details.captured.is_empty() as usize;
+                long += (v.details.path.len() > 2) as usize;
+            }
+            positions += 1;
+            moves += legal.len();
+        };
+        for seed in 0..6u64 {
+            let mut pos = g.start();
+            for step in 0..80u64 {
+                check(&pos);
+                if g.decided(&pos).is_some() {
+                    break;
+                }
+                pos = crate::playout::random_playout(&g, &pos, seed * 1000 + step, 1).0;
+            }
+        }
+        for _ in 0..1500 {
+            let mut stones = [0u128; 2];
+            let n = rand::Rng::random_range(&mut rng, 1..29);
+            for i in 0..n {
+                let c = rand::Rng::random_range(&mut rng, 0..CELLS as u8);
+                if (stones[0] | stones[1]) & bit(c) == 0 && c != FIRST_CELL[i % 2] {
+                    stones[i % 2] |= bit(c);
+                }
+            }
+            let to_move = rand::Rng::random_range(&mut rng, 0..2u8);
+            check(&Position { stones, to_move, loser: None });
+        }
+    }
+    assert!(
+        positions > 3000 && moves > 50_000 && captures > 1000 && long > 1000,
+        "{positions} positions, {moves} moves, {captures} with captures, {long} longer jumps"
+    );
+}
+
+#[test]
+fn quick_cells_is_the_general_reader() {
+    // A position's lists read the quick way (issue #25, eleventh pass):
+    // along random walks of both rulesets, every list as a position's text
+    // writes it, and altered (spaces, empty items, doubles, names off the
+    // board or malformed, other stones' cells taken), goes through both
+    // `board::quick_cells` and `notation::parse_cells`; where the quick one
+    // answers it answers as the general one, and it answers for every
+    // list as written.
+    use super::board::{quick_cells, BOARD, NAMES};
+    use crate::notation::{parse_cells, push_names};
+    use rand::RngCore;
+    let (mut answered, mut written_lists) = (0, 0);
+    for g in [orig(), zil()] {
+        for seed in 0..6u64 {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed + 2500);
+            let mut p = g.start();
+            for step in 0..60u64 {
+                let occupied = p.occupied();
+                for set in [p.stones[0], p.stones[1]] {
+                    let mut written = String::new();
+                    push_names(&mut written, set, |c| NAMES[c as usize]);
+                    let others = occupied & !set;
+                    let mut texts = vec![written.clone(), format!("{written},"), format!(",{written}")];
+                    texts.push(written.replacen(',', ", ", 1));
+                    texts.push(written.replacen(',', ",,", 1));
+                    texts.push(format!(" {written}"));
+                    texts.push(format!("{written},{}", written.split(',').next().unwrap_or("")));
+                    texts.push(format!("{written},{}", written.split(',').next_back().unwrap_or("")));
+                    for bad in [
+                        "a0", "z1", "f15", "k10", "e7", "f8", "a1", "f01", "f140", "F1", "f1a", "1f", "f", "a100",
+                        "é1", "f1 ", "l6",
+                    ] {
+                        texts.push(format!("{written},{bad}"));
+                        texts.push(format!("{bad},{written}"));
+                    }
+                    let one = bit((rng.next_u64() % CELLS as u64) as u8);
+                    for taken in [0, others, one, BOARD & !set, BOARD] {
+                        for t in &texts {
+                            let mut occ = taken;
+                            let general = parse_cells("white", t, &mut occ, parse_cell);
+                            match quick_cells(t, taken) {
+                                Some(q) => {
+                                    answered += 1;
+                                    assert_eq!(general.as_ref().ok(), Some(&q), "{t}");
+                                    assert_eq!(occ, taken | q, "{t}");
+                                }
+                                None => assert!(
+                                    t != &written || general.is_err() || set == 0,
+                                    "`{t}` as written, not read the quick way"
+                                ),
+                            }
+                        }
+                    }
+                    if !written.is_empty() && set & others == 0 {
+                        written_lists += 1;
+                        assert_eq!(quick_cells(&written, others), Some(set), "{written}");
+                    }
+                }
+                if g.decided(&p).is_some() {
+                    break;
+                }
+                p = crate::playout::random_playout(&g, &p, seed * 1000 + step, 1).0;
+            }
+        }
+    }
+    assert!(answered > 5_000 && written_lists > 500, "{answered} answered, {written_lists} lists");
+}
