@@ -282,16 +282,7 @@ impl Scala {
         // Groups of all stones, once; the groups without the moving stone
         // are derived per stone below.
         let mut whole = [0u128; 32];
-        let mut nw = 0;
-        if self.variant == Variant::Original {
-            let mut left = all;
-            while left != 0 {
-                let g = flood(left & left.wrapping_neg(), all, &NEIGHBORS);
-                whole[nw] = g;
-                nw += 1;
-                left &= !g;
-            }
-        }
+        let nw = if self.variant == Variant::Original { groups_into(all, &mut whole) } else { 0 };
         let mut comps = [0u128; 32];
         for from in Bits(mine) {
             let dests = dests_of(all, from, forbidden);
@@ -308,29 +299,9 @@ impl Scala {
                 continue;
             }
             // Groups of the other stones; the landing stone then merges the
-            // groups it touches. When the stones around `from` are connected
-            // among themselves, taking `from` away splits nothing: its group
-            // just loses it. Otherwise flood again.
+            // groups it touches.
             let rest = all & !bit(from);
-            let ring = NEIGHBORS[from as usize] & rest;
-            let mut n = 0;
-            if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
-                for &g in &whole[..nw] {
-                    let g = g & !bit(from);
-                    if g != 0 {
-                        comps[n] = g;
-                        n += 1;
-                    }
-                }
-            } else {
-                let mut left = rest;
-                while left != 0 {
-                    let g = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
-                    comps[n] = g;
-                    n += 1;
-                    left &= !g;
-                }
-            }
+            let n = groups_without(&whole[..nw], all, from, &mut comps);
             if n == 1 {
                 // The other stones are one group: a landing that touches
                 // it makes one group of everything, two-coloured as long as
@@ -693,7 +664,7 @@ pub(super) fn describe_moves(
     let forbidden = bit(FIRST_CELL[me]);
     let mut from = u8::MAX;
     // The groups of the stones but `from`'s.
-    let mut comps = [0u128; CELLS];
+    let mut comps = [0u128; 32];
     let mut n = 0;
     // Shortest jump sequences from `from`: each landing's previous one.
     let mut parent = [u8::MAX; CELLS];
@@ -702,15 +673,7 @@ pub(super) fn describe_moves(
     for &mv in moves {
         if mv.from != from {
             from = mv.from;
-            let rest = all & !bit(from);
-            n = 0;
-            let mut left = rest;
-            while left != 0 {
-                let c = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
-                comps[n] = c;
-                n += 1;
-                left &= !c;
-            }
+            n = groups_into(all & !bit(from), &mut comps);
             searched = false;
         }
         let step = NEIGHBORS[mv.from as usize] & bit(mv.to) != 0;
@@ -755,6 +718,45 @@ pub(super) fn describe_moves(
         }
         let path = sequence(&parent, from, mv.to, &mut route);
         each(crate::game::Described::Path { kind, path, sep: b'-', captured });
+    }
+}
+
+/// The groups (connected sets) of the stones `all` into `groups`: their
+/// count (at most 28 stones, so at most 28 groups).
+#[inline(always)]
+fn groups_into(all: u128, groups: &mut [u128; 32]) -> usize {
+    let mut n = 0;
+    let mut left = all;
+    while left != 0 {
+        let g = flood(left & left.wrapping_neg(), all, &NEIGHBORS);
+        groups[n] = g;
+        n += 1;
+        left &= !g;
+    }
+    n
+}
+
+/// The groups of the stones `all` but the one on `from` into `groups`,
+/// given the groups of all of them (`whole`, from [`groups_into`]): their
+/// count. When the stones around `from` are connected among themselves,
+/// taking `from` away splits nothing (its group just loses it); otherwise
+/// the rest is flooded again.
+#[inline(always)]
+fn groups_without(whole: &[u128], all: u128, from: u8, groups: &mut [u128; 32]) -> usize {
+    let rest = all & !bit(from);
+    let ring = NEIGHBORS[from as usize] & rest;
+    if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
+        let mut n = 0;
+        for &g in whole {
+            let g = g & !bit(from);
+            if g != 0 {
+                groups[n] = g;
+                n += 1;
+            }
+        }
+        n
+    } else {
+        groups_into(rest, groups)
     }
 }
 
@@ -805,14 +807,7 @@ pub(super) fn describe_legal(
     let original = g.variant == Variant::Original;
     // The groups of all the stones, once (at most 28 stones).
     let mut whole = [0u128; 32];
-    let mut nw = 0;
-    let mut left = all;
-    while left != 0 {
-        let c = flood(left & left.wrapping_neg(), all, &NEIGHBORS);
-        whole[nw] = c;
-        nw += 1;
-        left &= !c;
-    }
+    let nw = groups_into(all, &mut whole);
     let mut comps = [0u128; 32];
     // Shortest jump sequences from the stone: each landing's previous one
     // (set for the landings `jump_reach` returns).
@@ -830,25 +825,7 @@ pub(super) fn describe_legal(
         }
         // The groups of the other stones (as `Scala::generate`).
         let rest = all & !bit(from);
-        let ring = NEIGHBORS[from as usize] & rest;
-        let mut n = 0;
-        if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
-            for &c in &whole[..nw] {
-                let c = c & !bit(from);
-                if c != 0 {
-                    comps[n] = c;
-                    n += 1;
-                }
-            }
-        } else {
-            let mut left = rest;
-            while left != 0 {
-                let c = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
-                comps[n] = c;
-                n += 1;
-                left &= !c;
-            }
-        }
+        let n = groups_without(&whole[..nw], all, from, &mut comps);
         let mut after = pos.stones;
         after[me] &= !bit(from);
         // Each group's size, 0 for a group of one colour (which `Tally`
