@@ -62,9 +62,24 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 }
 
 /// A reply being written.
-#[derive(Default)]
 pub struct Wire {
     pub buf: Vec<u8>,
+    /// A move gathered before it is appended ([`Wire::short_path`],
+    /// [`Wire::short_move`]): written at a `u8` cursor, a cell name's
+    /// entry of 16 bytes at a time, so no write can pass its end (255 + 16
+    /// is less than its length) and none is checked; kept from move to
+    /// move and never cleared (only the bytes before the cursor are
+    /// kept), where a buffer on the stack was zeroed for every move.
+    room: [u8; ROOM],
+}
+
+/// The length of [`Wire`]'s `room`: any `u8` cursor and 16 bytes.
+const ROOM: usize = 256 + 16;
+
+impl Default for Wire {
+    fn default() -> Self {
+        Wire::with_capacity(0)
+    }
 }
 
 /// Cell `c`'s entry in the game's [`ShortNames`] table (its name laid out
@@ -74,14 +89,14 @@ pub struct Wire {
 /// the length cut, with no look-up of the name nor a copy of unknown
 /// length (a list of moves names hundreds of cells).
 #[inline(always)]
-fn short_name(names: &ShortNames, c: u8) -> Option<[u8; 16]> {
-    let f = *names.get(c as usize)?;
+fn short_name(names: &ShortNames, c: u8) -> Option<&[u8; 16]> {
+    let f = names.get(c as usize)?;
     (f[1] != LONG_NAME).then_some(f)
 }
 
 impl Wire {
     pub fn with_capacity(n: usize) -> Self {
-        Wire { buf: Vec::with_capacity(n) }
+        Wire { buf: Vec::with_capacity(n), room: [0; ROOM] }
     }
 
     /// Cell `c`'s name as one element of a repeated string field.
@@ -105,7 +120,8 @@ impl Wire {
     #[inline]
     fn short_cell(&mut self, tag: u32, d: &Description, c: u8) -> bool {
         match short_name(d.short_names(), c) {
-            Some(mut f) if tag < 16 => {
+            Some(&f) if tag < 16 => {
+                let mut f = f;
                 f[0] = (tag << 3 | LEN) as u8;
                 let len = self.buf.len() + 2 + f[1] as usize;
                 self.buf.extend_from_slice(&f);
@@ -240,9 +256,24 @@ impl Wire {
     }
 }
 
-/// Room for one move in [`Wire::short_move`]: a move whose message is
-/// longer than a one-byte length allows goes the general way anyway.
-const MOVE_ROOM: usize = 160;
+/// Where a move gathered in [`Wire`]'s `room` may still take one more
+/// cell name (of up to 16 bytes: at most 176 in all, which a `u8` cursor
+/// holds): a move whose message is longer than a one-byte length allows
+/// goes the general way anyway.
+const MOVE_ROOM: u8 = 160;
+
+/// Cell name entry `e` (from [`ShortNames`]) written at `n` in `room` as
+/// a string field of key `key`; the cursor after it. The whole entry is
+/// copied (its bytes past the name are overwritten by what follows, or
+/// cut), then its first byte set to the key: with a `u8` cursor neither
+/// write is checked.
+#[inline(always)]
+fn put_name(room: &mut [u8; ROOM], n: u8, key: u8, e: &[u8; 16]) -> u8 {
+    let at = usize::from(n);
+    room[at..at + 16].copy_from_slice(e);
+    room[at] = key;
+    n + 2 + e[1]
+}
 
 impl Wire {
     /// A `Move` field.
@@ -290,7 +321,8 @@ impl Wire {
     /// [`ShortNames`] alone, as [`Wire::short_move`] writes its view (so
     /// [`mv`]'s bytes): the notation is `from`'s name, `sep` and `to`'s
     /// name, copied from the names' entries; `from`, `to`, the path (the
-    /// two again) and each captured cell one 16-byte copy each; nothing
+    /// two again) and each captured cell one 16-byte copy each
+    /// ([`put_name`]); nothing
     /// passed over (the full view shows none). False, with nothing
     /// written, when a name is not short, a tag or the move too long for
     /// one-byte keys and lengths.
@@ -324,49 +356,39 @@ impl Wire {
         captured: u128,
     ) -> bool {
         let names = d.short_names();
-        let (Some(mut f), Some(mut t)) = (short_name(names, from), short_name(names, to)) else { return false };
+        let (Some(f), Some(t)) = (short_name(names, from), short_name(names, to)) else { return false };
         if tag >= 16 {
             return false;
         }
-        let (lf, lt) = (f[1] as usize, t[1] as usize);
-        let mut a = [0u8; MOVE_ROOM + 16];
-        // The notation: key, length, `from`'s name, `sep`, `to`'s name
-        // (each name copied with the rest of its entry, then overwritten).
+        let (lf, lt) = (f[1], t[1]);
+        let a = &mut self.room;
+        // The notation: key, length, `from`'s name, `sep`, `to`'s name.
         a[2] = (1 << 3 | LEN) as u8;
-        a[3] = (lf + 1 + lt) as u8;
+        a[3] = lf + 1 + lt;
         a[4..18].copy_from_slice(&f[2..]);
-        a[4 + lf] = sep;
-        a[5 + lf..19 + lf].copy_from_slice(&t[2..]);
+        let at = usize::from(4 + lf);
+        a[at] = sep;
+        a[at + 1..at + 15].copy_from_slice(&t[2..]);
         let mut n = 5 + lf + lt;
         let k = crate::convert::kind(kind) as u8;
         if k != 0 {
-            a[n] = (2 << 3) as u8;
-            a[n + 1] = k;
+            a[usize::from(n)] = (2 << 3) as u8;
+            a[usize::from(n) + 1] = k;
             n += 2;
         }
         // `from`, `to`, then the path: the two again, `via` between them.
-        f[0] = (3 << 3 | LEN) as u8;
-        a[n..n + 16].copy_from_slice(&f);
-        n += 2 + lf;
-        t[0] = (4 << 3 | LEN) as u8;
-        a[n..n + 16].copy_from_slice(&t);
-        n += 2 + lt;
-        f[0] = (5 << 3 | LEN) as u8;
-        a[n..n + 16].copy_from_slice(&f);
-        n += 2 + lf;
+        n = put_name(a, n, (3 << 3 | LEN) as u8, f);
+        n = put_name(a, n, (4 << 3 | LEN) as u8, t);
+        n = put_name(a, n, (5 << 3 | LEN) as u8, f);
         for &c in via {
             // Room for this cell and `to` after it.
             if n > MOVE_ROOM - 16 {
                 return false;
             }
-            let Some(mut e) = short_name(names, c) else { return false };
-            e[0] = (5 << 3 | LEN) as u8;
-            a[n..n + 16].copy_from_slice(&e);
-            n += 2 + e[1] as usize;
+            let Some(e) = short_name(names, c) else { return false };
+            n = put_name(a, n, (5 << 3 | LEN) as u8, e);
         }
-        t[0] = (5 << 3 | LEN) as u8;
-        a[n..n + 16].copy_from_slice(&t);
-        n += 2 + lt;
+        n = put_name(a, n, (5 << 3 | LEN) as u8, t);
         let mut left = captured;
         while left != 0 {
             let c = left.trailing_zeros() as u8;
@@ -374,18 +396,16 @@ impl Wire {
             if n > MOVE_ROOM {
                 return false;
             }
-            let Some(mut e) = short_name(names, c) else { return false };
-            e[0] = (6 << 3 | LEN) as u8;
-            a[n..n + 16].copy_from_slice(&e);
-            n += 2 + e[1] as usize;
+            let Some(e) = short_name(names, c) else { return false };
+            n = put_name(a, n, (6 << 3 | LEN) as u8, e);
         }
-        self.append_gathered(&mut a, n, tag)
+        self.append_gathered(n, tag)
     }
 
     /// The common move (cells and a kind; no bid, no placed piece; a
     /// notation of up to 127 bytes, cell names of up to 14, a message
-    /// under 128 bytes) written in one pass: gathered with a cursor in a
-    /// buffer on the stack, each cell name one 16-byte copy from the
+    /// under 128 bytes) written in one pass: gathered with a cursor in
+    /// the `room`, each cell name one 16-byte copy from the
     /// game's [`ShortNames`], then appended at once (32 or 64 bytes as one
     /// fixed-size copy for the usual move of under 30 or 60, cut to
     /// length), where the general way ([`Wire::message`], [`mv`]) goes
@@ -399,31 +419,29 @@ impl Wire {
             return false;
         }
         let names = d.short_names();
-        let mut a = [0u8; MOVE_ROOM + 16];
+        let a = &mut self.room;
         // The move's key and one-byte length go first, set at the end.
         let mut n = 2;
         if !notation.is_empty() {
             a[2] = (1 << 3 | LEN) as u8;
             a[3] = notation.len() as u8;
             copy_short(&mut a[4..], notation);
-            n = 4 + notation.len();
+            n = 4 + notation.len() as u8;
         }
         let k = crate::convert::kind(*kind) as u8;
         if k != 0 {
-            a[n] = (2 << 3) as u8;
-            a[n + 1] = k;
+            a[usize::from(n)] = (2 << 3) as u8;
+            a[usize::from(n) + 1] = k;
             n += 2;
         }
         // One cell name: false when it does not fit or is not short.
-        let mut put = |n: &mut usize, field: u32, c: u8| -> bool {
+        let mut put = |n: &mut u8, field: u32, c: u8| -> bool {
             if *n > MOVE_ROOM {
                 return false;
             }
             match short_name(names, c) {
-                Some(mut f) => {
-                    f[0] = (field << 3 | LEN) as u8;
-                    a[*n..*n + 16].copy_from_slice(&f);
-                    *n += 2 + f[1] as usize;
+                Some(e) => {
+                    *n = put_name(a, *n, (field << 3 | LEN) as u8, e);
                     true
                 }
                 None => false,
@@ -441,28 +459,28 @@ impl Wire {
                 ok = ok && put(&mut n, 9, c);
             }
         }
-        ok && self.append_gathered(&mut a, n, tag)
+        ok && self.append_gathered(n, tag)
     }
 
-    /// Appends a move gathered on the stack by [`Wire::short_move`] or
-    /// [`Wire::short_between`] (`n` bytes, the first two left for its key
+    /// Appends a move gathered in `room` by [`Wire::short_move`] or
+    /// [`Wire::short_path`] (`n` bytes, the first two left for its key
     /// and one-byte length, set here): a fixed-size copy (no `memcpy`
     /// call of unknown length), then cut to the move. False, with nothing
     /// written, when the message is too long for a one-byte length.
     #[inline(always)]
-    fn append_gathered(&mut self, a: &mut [u8; MOVE_ROOM + 16], n: usize, tag: u32) -> bool {
+    fn append_gathered(&mut self, n: u8, tag: u32) -> bool {
         if n - 2 >= 0x80 {
             return false;
         }
-        a[0] = (tag << 3 | LEN) as u8;
-        a[1] = (n - 2) as u8;
-        let len = self.buf.len() + n;
+        self.room[0] = (tag << 3 | LEN) as u8;
+        self.room[1] = n - 2;
+        let len = self.buf.len() + usize::from(n);
         if n <= 32 {
-            self.buf.extend_from_slice(&a[..32]);
+            self.buf.extend_from_slice(&self.room[..32]);
         } else if n <= 64 {
-            self.buf.extend_from_slice(&a[..64]);
+            self.buf.extend_from_slice(&self.room[..64]);
         } else {
-            self.buf.extend_from_slice(a);
+            self.buf.extend_from_slice(&self.room[..2 + 0x80]);
         }
         self.buf.truncate(len);
         true
@@ -798,9 +816,14 @@ mod tests {
     fn short_moves_are_the_general_ones() {
         let registry = Registry::new();
         let mut short = 0;
+        // One wire for all the moves too (its `room` kept from move to
+        // move): the moves' bytes one after another.
+        let (mut one, mut all) = (Wire::default(), Vec::new());
         let mut check = |d: &Description, m: &MoveView, full: bool| {
             let mut general = Wire::default();
             general.message(1, |w| mv(w, d, m, full));
+            one.mv(1, d, m, full);
+            all.extend_from_slice(&general.buf);
             let mut w = Wire::default();
             if w.short_move(1, d, m, full) {
                 short += 1;
@@ -834,6 +857,7 @@ mod tests {
                 }
             }
         }
+        assert!(one.buf == all, "one wire for all the moves");
         assert!(short > 10_000, "only {short} moves took the short way");
     }
 
@@ -850,6 +874,9 @@ mod tests {
             let d = game.description();
             let n = d.cells.len() as u8;
             let every = if n > 70 { 5 } else { 1 };
+            // One reply's wire for all the moves too (its `room` kept
+            // from move to move): the moves' bytes one after another.
+            let (mut one, mut all) = (Wire::default(), Vec::new());
             for from in (0..n).step_by(every) {
                 for to in (0..n).step_by(every) {
                     let k = (usize::from(from) * 7 + usize::from(to)) % 10;
@@ -866,12 +893,15 @@ mod tests {
                             let mut w = Wire::default();
                             w.described(1, d, m, full);
                             assert_eq!(w.buf, general.buf, "{m:?} full {full}");
+                            one.described(1, d, m, full);
+                            all.extend_from_slice(&general.buf);
                             let mut w = Wire::default();
                             short += usize::from(w.short_between(1, d, kind, [from, to], sep, captured));
                         }
                     }
                 }
             }
+            assert!(one.buf == all, "{}: one wire for all the moves", d.id);
         }
         assert!(short > 10_000, "only {short} moves took the short way");
     }
@@ -888,6 +918,7 @@ mod tests {
         for game in registry.all() {
             let d = game.description();
             let n = d.cells.len() as u8;
+            let (mut one, mut all) = (Wire::default(), Vec::new());
             for start in 0..n {
                 for len in [1usize, 2, 3, 4, 7, 12, 20] {
                     let path: Vec<u8> =
@@ -910,6 +941,8 @@ mod tests {
                             let pb_view = if full { pb::ReplyView::Full as i32 } else { 0 };
                             prost::encoding::message::encode(1, &crate::convert::mv_in(d, &v, pb_view), &mut expected);
                             assert_eq!(w.buf, expected, "{m:?} full {full} (prost)");
+                            one.described(1, d, m, full);
+                            all.extend_from_slice(&expected);
                             if let [from, via @ .., to] = path.as_slice() {
                                 let mut w = Wire::default();
                                 if w.short_path(1, d, kind, [*from, *to], via, sep, captured) {
@@ -922,6 +955,7 @@ mod tests {
                     }
                 }
             }
+            assert!(one.buf == all, "{}: one wire for all the moves", d.id);
         }
         assert!(short > 5_000 && long > 1_000, "{short} paths took the short way, {long} the general one");
     }

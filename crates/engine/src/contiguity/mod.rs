@@ -238,6 +238,17 @@ impl Game for Contiguity {
         moves::describe_moves(self, pos, moves, passed, view, each)
     }
 
+    fn describe_legal(
+        &self,
+        pos: &Position,
+        legal: &mut Vec<Move>,
+        passed: bool,
+        view: &mut crate::game::MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) {
+        moves::describe_legal(self, pos, legal, passed, view, each)
+    }
+
     #[inline]
     fn play(&self, pos: &mut Position, mv: Move) {
         moves::play(pos, mv)

@@ -78,14 +78,28 @@ fn each_route(occupied: u128, from: u8, to: u8, mut found: impl FnMut(Route)) {
 /// are its lowest and highest set bits; the result is turned back.
 #[inline]
 pub fn destinations(occupied: u128, from: u8) -> u128 {
+    // The slides are worked out and dropped (the compiler leaves them out).
+    reach(occupied, from).0
+}
+
+/// [`destinations`], and those of them the piece slides to (reached in
+/// some direction without passing a piece): the others it reaches by a
+/// jump only. A move's kind, as [`best_route`] gives it (slides first),
+/// for every destination of a piece at once.
+#[inline]
+pub(super) fn reach(occupied: u128, from: u8) -> (u128, u128) {
     let shift = (from - lane(from)) as u32;
     let occ = rotate_track(occupied, shift);
     let l = lane(from);
     let along = LANE_MASKS[l as usize] & !bit(l);
     let inward = 0b1111 & !((2u128 << l) - 1);
     let outward = (1u128 << l) - 1;
-    let dest = ray_up(along, occ) | ray_down(along, occ) | ray_up(inward, occ) | ray_down(outward, occ);
-    rotate_track(dest, (CELLS as u32 - shift) % CELLS as u32)
+    let (up, up_slides) = ray_up(along, occ);
+    let (down, down_slides) = ray_down(along, occ);
+    let (inn, in_slides) = ray_up(inward, occ);
+    let (out, out_slides) = ray_down(outward, occ);
+    let back = (CELLS as u32 - shift) % CELLS as u32;
+    (rotate_track(up | down | inn | out, back), rotate_track(up_slides | down_slides | in_slides | out_slides, back))
 }
 
 /// Rotates a track bitboard by `shift` cells (a multiple of the four lanes)
@@ -100,9 +114,10 @@ fn rotate_track(b: u128, shift: u32) -> u128 {
 
 /// Destinations along an upward run of cells (`run`, walked lowest bit
 /// first): the empty cells below the first piece on it, then past that
-/// piece up to the second (or to the run's end).
+/// piece up to the second (or to the run's end); and the first of them
+/// (the slides).
 #[inline]
-fn ray_up(run: u128, occupied: u128) -> u128 {
+fn ray_up(run: u128, occupied: u128) -> (u128, u128) {
     let occ = occupied & run;
     let first = occ & occ.wrapping_neg();
     let rest = occ ^ first;
@@ -110,16 +125,17 @@ fn ray_up(run: u128, occupied: u128) -> u128 {
     // No piece: first = 0 and the whole run is below it; one piece: the
     // jumps go on to the run's end (second = 0).
     let below_first = first.wrapping_sub(1);
-    (run & below_first) | (run & !(below_first | first) & second.wrapping_sub(1))
+    let slides = run & below_first;
+    (slides | (run & !(below_first | first) & second.wrapping_sub(1)), slides)
 }
 
 /// The same for a downward run: slides above the highest piece of the run,
 /// then jumps over it down to the next.
 #[inline]
-fn ray_down(run: u128, occupied: u128) -> u128 {
+fn ray_down(run: u128, occupied: u128) -> (u128, u128) {
     let occ = occupied & run;
     if occ == 0 {
-        return run;
+        return (run, run);
     }
     let first = 1u128 << (127 - occ.leading_zeros());
     let above_first = run & !((first << 1) - 1);
@@ -130,7 +146,7 @@ fn ray_down(run: u128, occupied: u128) -> u128 {
         let second = 1u128 << (127 - rest.leading_zeros());
         run & (first - 1) & !((second << 1) - 1)
     };
-    above_first | jumps
+    (above_first | jumps, above_first)
 }
 
 /// Every cell of the track.
@@ -394,6 +410,41 @@ pub(super) fn describe_moves(
                 each(Described::Between { kind, from, to, sep: b'-', captured: 0 });
             }
             _ => g.describe_into(pos, mv, passed, view, each),
+        }
+    }
+}
+
+/// [`Game::describe_legal`](crate::game::Game::describe_legal): in play,
+/// when the cells passed are not asked for, each piece's moves listed and
+/// handed over by their cells as they are found, each one's kind read off
+/// the piece's slides ([`reach`]: a slide when some route to the cell
+/// passes no piece, as [`best_route`] prefers), where [`describe_moves`]
+/// searched each move's routes again (issue #25: a list of 160 moves
+/// spent about 215 instructions a move there); else
+/// [`legal_moves`] then [`describe_moves`].
+pub(super) fn describe_legal(
+    g: &super::Contiguity,
+    pos: &Position,
+    legal: &mut Vec<Move>,
+    passed: bool,
+    view: &mut MoveView,
+    each: &mut dyn FnMut(Described<'_>),
+) {
+    if pos.phase != Phase::Play || passed {
+        legal_moves(pos, legal);
+        describe_moves(g, pos, legal, passed, view, each);
+        return;
+    }
+    if eval::outcome(pos) != Outcome::Ongoing {
+        return;
+    }
+    let occ = pos.occupied();
+    for from in Bits(pos.pieces[pos.to_move as usize]) {
+        let (dest, slides) = reach(occ, from);
+        for to in Bits(dest) {
+            legal.push(Move::Piece { from, to });
+            let kind = if slides & bit(to) != 0 { MoveKind::Slide } else { MoveKind::Jump };
+            each(Described::Between { kind, from, to, sep: b'-', captured: 0 });
         }
     }
 }

@@ -542,11 +542,16 @@ proptest::proptest! {
     fn routes_equal_the_step_by_step_walk(occupied in proptest::collection::vec(0u8..CELLS as u8, 0..40), from in 0u8..CELLS as u8) {
         let occ = occupied.iter().fold(bit(from), |m, &c| m | bit(c));
         let dest = destinations(occ, from);
+        let (reached, slides) = super::moves::reach(occ, from);
+        proptest::prop_assert_eq!(reached, dest);
         for to in 0..CELLS as u8 {
             let r = routes(occ, from, to);
             proptest::prop_assert_eq!(&r, &walked_routes(occ, from, to), "to {}", to);
             proptest::prop_assert_eq!(best_route(occ, from, to), r.first().copied(), "to {}", to);
             proptest::prop_assert_eq!(!r.is_empty(), dest & bit(to) != 0, "to {}", to);
+            // A slide by `reach` exactly when the best route is one.
+            let slide = r.first().is_some_and(|r| r.jumped.is_none());
+            proptest::prop_assert_eq!(slides & bit(to) != 0, slide, "to {}", to);
         }
     }
 

@@ -114,9 +114,16 @@ pub(super) fn legal_moves(g: &ShoulderToShoulder, pos: &Position, out: &mut Vec<
         out.extend(Bits(s).map(|to| Move::Straight { from, to }));
         out.extend(Bits(q).map(|to| Move::Squeeze { from, to }));
     }
-    if out.len() == before && (0..g.seats()).any(|p| p != me && g.has_move(pos, p)) {
+    if out.len() == before && passes(g, pos) {
         out.push(Move::Pass);
     }
+}
+
+/// Whether the player to move, having no move, passes: another seat has
+/// one.
+fn passes(g: &ShoulderToShoulder, pos: &Position) -> bool {
+    let me = pos.to_move;
+    (0..g.seats()).any(|p| p != me && g.has_move(pos, p))
 }
 
 /// Whether `legal_moves` lists `mv`, without listing them: a piece move's
@@ -260,6 +267,46 @@ pub(super) fn describe_moves(
             }
             _ => g.describe_into(pos, mv, passed, view, each),
         }
+    }
+}
+
+/// [`Game::describe_legal`](crate::game::Game::describe_legal): when the
+/// cells passed are not asked for, each move handed over by its cells as
+/// [`legal_moves`] finds it (as [`describe_moves`] hands it over), where
+/// the two apart went through the list twice (issue #25: lists of up to
+/// 182 moves); else [`legal_moves`] then [`describe_moves`].
+pub(super) fn describe_legal(
+    g: &ShoulderToShoulder,
+    pos: &Position,
+    legal: &mut Vec<Move>,
+    passed: bool,
+    view: &mut MoveView,
+    each: &mut dyn FnMut(Described<'_>),
+) {
+    if passed {
+        legal_moves(g, pos, legal);
+        describe_moves(g, pos, legal, passed, view, each);
+        return;
+    }
+    if g.winner(pos).is_some() {
+        return;
+    }
+    let me = pos.to_move;
+    let before = legal.len();
+    for from in Bits(pos.pieces[me as usize]) {
+        let (s, q) = g.destinations(pos, me, from);
+        for to in Bits(s) {
+            legal.push(Move::Straight { from, to });
+            each(Described::Between { kind: MoveKind::Straight, from, to, sep: b'-', captured: 0 });
+        }
+        for to in Bits(q) {
+            legal.push(Move::Squeeze { from, to });
+            each(Described::Between { kind: MoveKind::Squeeze, from, to, sep: b'-', captured: 0 });
+        }
+    }
+    if legal.len() == before && passes(g, pos) {
+        legal.push(Move::Pass);
+        g.describe_into(pos, Move::Pass, passed, view, each);
     }
 }
 
