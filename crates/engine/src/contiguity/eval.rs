@@ -126,15 +126,27 @@ pub(super) fn heuristic(pos: &Position, player: Player) -> f64 {
 
 /// Moves a bidder is expected to need to join `groups` groups against an
 /// opponent who obstructs it: [`MOVES_TO_JOIN`] · √(groups − 1), or one
-/// when a single move connects. At the start (six single pieces) that is 13
-/// moves: about what the winner of a plain game between searching players
-/// needs (14, median, docs/games.md). The square root because the first
-/// joins are quick (a piece slides next to another anywhere on the open
-/// track) and the last ones slow (the opponent stands in the way): with a
-/// cost per join instead (2.4 moves, the same 13 from the start) every
-/// early join looked like a gain of more than a move, the searches thought
-/// a contract of 10 comfortable, and the seat that ended up bidding 10 lost
-/// (medium against easy 21–0–19, docs/ai.md "Ladder results").
+/// when a single move connects. At the start (six single pieces) that is
+/// 17 moves: the measured fair bid between searching players moving first
+/// (docs/games.md, "The fair bid, measured from fixed contracts": between
+/// two `level:medium` players the bidder makes 13 moves 15 % of the time,
+/// 16 moves 36 %, 20 moves 84 %; logistic fit 16.8 [15.9, 17.8]; between
+/// two `level:hard` players contracts of 11–13 were made 3 times in 24,
+/// docs/ai.md "Ladder results"). The square root because the first joins
+/// are quick (a piece slides next to another anywhere on the open track)
+/// and the last ones slow (the opponent stands in the way): with a cost
+/// per join instead every early join looked like a gain of more than a
+/// move, the searches thought a contract of 10 comfortable, and the seat
+/// that ended up bidding 10 lost (medium against easy 21–0–19, docs/ai.md
+/// "Ladder results").
+///
+/// Until 2026-12-02 the factor was 5.8 (13 moves from the start: the
+/// moves the winner of a plain game needs, 14 median, docs/games.md). But
+/// in the plain game nobody is held to a count, and a defender who only
+/// has to outlast a contract blocks the last joins for longer: auctions
+/// between searching players settled at 11, a contract the bidder made
+/// about one time in eight, and a stronger player undercut a weaker one to
+/// it and lost (`strong` over `hard` 5–0–7 of 12, docs/ai.md).
 pub(super) fn expected_moves(groups: usize, one_move: bool) -> f64 {
     match groups {
         0 | 1 => 0.0,
@@ -144,8 +156,9 @@ pub(super) fn expected_moves(groups: usize, one_move: bool) -> f64 {
 }
 
 /// The moves expected for two groups that one move does not join; see
-/// [`expected_moves`].
-const MOVES_TO_JOIN: f64 = 5.8;
+/// [`expected_moves`]. 7.6 · √5 = 17.0 from the start, the measured fair
+/// bid moving first (16.8 [15.9, 17.8], docs/games.md).
+const MOVES_TO_JOIN: f64 = 7.6;
 /// How much a move of margin (moves left beyond the expected need) is worth
 /// to the bidder: `CONTRACT_WEIGHT · tanh(margin / CONTRACT_SCALE)`.
 const CONTRACT_WEIGHT: f64 = 0.6;
