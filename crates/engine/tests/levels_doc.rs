@@ -45,12 +45,12 @@ fn cells(line: &str) -> Vec<String> {
 fn the_levels_table_in_docs_ai_md_matches_the_code() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/ai.md");
     let doc = std::fs::read_to_string(path).expect("docs/ai.md");
-    let header = doc
-        .lines()
-        .map(str::trim)
-        .find(|l| l.starts_with("| level | player |"))
-        .map(cells)
-        .expect("docs/ai.md has the table of levels");
+    // The table of levels: its header, then its rows up to the first
+    // line that is not a table row (other tables in the file, such as the
+    // ladder's, name levels in their first column too).
+    let mut lines = doc.lines().map(str::trim).skip_while(|l| !l.starts_with("| level | player |"));
+    let header = lines.next().map(cells).expect("docs/ai.md has the table of levels");
+    let table: Vec<&str> = lines.take_while(|l| l.starts_with('|')).collect();
     let column = |name: &str| {
         header
             .iter()
@@ -58,9 +58,8 @@ fn the_levels_table_in_docs_ai_md_matches_the_code() {
             .unwrap_or_else(|| panic!("docs/ai.md's table of levels: no column {name:?}"))
     };
     let cap_column = column("time cap");
-    let rows: Vec<Vec<String>> = doc
-        .lines()
-        .map(str::trim)
+    let rows: Vec<Vec<String>> = table
+        .into_iter()
         .filter(|l| l.starts_with("| `"))
         .map(cells)
         .filter(|r: &Vec<String>| LEVELS.iter().any(|lv| r[0] == format!("`{}`", lv.name)))
