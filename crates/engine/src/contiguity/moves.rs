@@ -78,7 +78,9 @@ fn each_route(occupied: u128, from: u8, to: u8, mut found: impl FnMut(Route)) {
 /// are its lowest and highest set bits; the result is turned back.
 #[inline]
 pub fn destinations(occupied: u128, from: u8) -> u128 {
-    // The slides are worked out and dropped (the compiler leaves them out).
+    // `reach` inlined, the slides are never worked out (the compiler drops
+    // them): a call of `reach` returning both cost the searches' move
+    // generation about 30 % more in this function (issue #25).
     reach(occupied, from).0
 }
 
@@ -86,7 +88,7 @@ pub fn destinations(occupied: u128, from: u8) -> u128 {
 /// some direction without passing a piece): the others it reaches by a
 /// jump only. A move's kind, as [`best_route`] gives it (slides first),
 /// for every destination of a piece at once.
-#[inline]
+#[inline(always)]
 pub(super) fn reach(occupied: u128, from: u8) -> (u128, u128) {
     let shift = (from - lane(from)) as u32;
     let occ = rotate_track(occupied, shift);
