@@ -69,12 +69,20 @@ pub struct Wire {
     /// entry of 16 bytes at a time, so no write can pass its end (255 + 16
     /// is less than its length) and none is checked; kept from move to
     /// move and never cleared (only the bytes before the cursor are
-    /// kept), where a buffer on the stack was zeroed for every move.
-    room: [u8; ROOM],
+    /// kept), where a buffer on the stack was zeroed for every move. A
+    /// fan's moves ([`Wire::fan`]) are gathered one after another, each
+    /// in the `ROOM` bytes from where the last ended, up to `FAN_AHEAD`.
+    room: [u8; FAN_AHEAD + ROOM],
 }
 
-/// The length of [`Wire`]'s `room`: any `u8` cursor and 16 bytes.
+/// The room a move is gathered in ([`Wire`]'s `room`): any `u8` cursor
+/// and 16 bytes.
 const ROOM: usize = 256 + 16;
+
+/// How far into [`Wire`]'s `room` a fan's moves are gathered before
+/// they are appended: a few moves of some 30 bytes at once, where each
+/// move alone cost a check of the reply's capacity, a copy and a cut.
+const FAN_AHEAD: usize = 128;
 
 impl Default for Wire {
     fn default() -> Self {
@@ -96,7 +104,7 @@ fn short_name(names: &ShortNames, c: u8) -> Option<&[u8; 16]> {
 
 impl Wire {
     pub fn with_capacity(n: usize) -> Self {
-        Wire { buf: Vec::with_capacity(n), room: [0; ROOM] }
+        Wire { buf: Vec::with_capacity(n), room: [0; FAN_AHEAD + ROOM] }
     }
 
     /// Cell `c`'s name as one element of a repeated string field.
@@ -275,6 +283,33 @@ fn put_name(room: &mut [u8; ROOM], n: u8, key: u8, e: &[u8; 16]) -> u8 {
     n + 2 + e[1]
 }
 
+/// The start of a move between the cells of entries `f` and `t` (from
+/// [`ShortNames`]) gathered in `room` after its key and length: the
+/// notation (`f`'s name, `sep`, `t`'s name), the kind (`k`, left out when
+/// zero), `from`, `to` and the path's first cell; the cursor after it.
+/// Then come the path's other cells and the captured ones.
+#[inline(always)]
+fn gather_ends(a: &mut [u8; ROOM], f: &[u8; 16], t: &[u8; 16], sep: u8, k: u8) -> u8 {
+    let (lf, lt) = (f[1], t[1]);
+    // The notation: key, length, `from`'s name, `sep`, `to`'s name.
+    a[2] = (1 << 3 | LEN) as u8;
+    a[3] = lf + 1 + lt;
+    a[4..18].copy_from_slice(&f[2..]);
+    let at = usize::from(4 + lf);
+    a[at] = sep;
+    a[at + 1..at + 15].copy_from_slice(&t[2..]);
+    let mut n = 5 + lf + lt;
+    if k != 0 {
+        a[usize::from(n)] = (2 << 3) as u8;
+        a[usize::from(n) + 1] = k;
+        n += 2;
+    }
+    // `from`, `to`, then the path: the two again (`via` between them).
+    n = put_name(a, n, (3 << 3 | LEN) as u8, f);
+    n = put_name(a, n, (4 << 3 | LEN) as u8, t);
+    put_name(a, n, (5 << 3 | LEN) as u8, f)
+}
+
 impl Wire {
     /// A `Move` field.
     #[inline]
@@ -295,6 +330,9 @@ impl Wire {
                 if !self.short_between(tag, d, kind, [from, to], sep, captured) {
                     self.between_general(tag, d, m, full);
                 }
+            }
+            Described::Fan { from, to, sep, kind, other, others } => {
+                self.fan(tag, d, from, to, sep, [kind, other], others, full)
             }
             Described::Path { kind, path, sep, captured } => {
                 let short = match path {
@@ -360,26 +398,8 @@ impl Wire {
         if tag >= 16 {
             return false;
         }
-        let (lf, lt) = (f[1], t[1]);
-        let a = &mut self.room;
-        // The notation: key, length, `from`'s name, `sep`, `to`'s name.
-        a[2] = (1 << 3 | LEN) as u8;
-        a[3] = lf + 1 + lt;
-        a[4..18].copy_from_slice(&f[2..]);
-        let at = usize::from(4 + lf);
-        a[at] = sep;
-        a[at + 1..at + 15].copy_from_slice(&t[2..]);
-        let mut n = 5 + lf + lt;
-        let k = crate::convert::kind(kind) as u8;
-        if k != 0 {
-            a[usize::from(n)] = (2 << 3) as u8;
-            a[usize::from(n) + 1] = k;
-            n += 2;
-        }
-        // `from`, `to`, then the path: the two again, `via` between them.
-        n = put_name(a, n, (3 << 3 | LEN) as u8, f);
-        n = put_name(a, n, (4 << 3 | LEN) as u8, t);
-        n = put_name(a, n, (5 << 3 | LEN) as u8, f);
+        let a = self.move_room(0);
+        let mut n = gather_ends(a, f, t, sep, crate::convert::kind(kind) as u8);
         for &c in via {
             // Room for this cell and `to` after it.
             if n > MOVE_ROOM - 16 {
@@ -402,6 +422,71 @@ impl Wire {
         self.append_gathered(n, tag)
     }
 
+    /// A [`Described::Fan`]'s moves, each with the bytes
+    /// [`Wire::described`] writes for it as a [`Described::Between`]
+    /// (`kinds`: the fan's `kind` and `other`), in one loop: `from`'s name
+    /// and the kinds looked up once, nothing captured to look for, no call
+    /// a move (issue #25). A move whose names are not short goes the
+    /// general way.
+    #[allow(clippy::too_many_arguments)]
+    fn fan(
+        &mut self,
+        tag: u32,
+        d: &Description,
+        from: u8,
+        to: u128,
+        sep: u8,
+        kinds: [MoveKind; 2],
+        others: u128,
+        full: bool,
+    ) {
+        let names = d.short_names();
+        let f = short_name(names, from).filter(|_| tag < 16);
+        let keys = kinds.map(|k| crate::convert::kind(k) as u8);
+        // The moves gathered in `room` and not yet appended: at most
+        // `FAN_AHEAD` bytes before a move, so each move has its `ROOM`.
+        let mut at: u8 = 0;
+        // The cells walked a half at a time: a `u64`'s lowest bit and
+        // shift are one instruction each, a `u128`'s five or more.
+        for (half, mut left, others) in [(0, to as u64, others as u64), (64, (to >> 64) as u64, (others >> 64) as u64)]
+        {
+            while left != 0 {
+                let i = left.trailing_zeros();
+                left &= left - 1;
+                let c = half + i as u8;
+                let which = (others >> i) as usize & 1;
+                if let (Some(f), Some(t)) = (f, short_name(names, c)) {
+                    let a = self.move_room(at);
+                    let mut n = gather_ends(a, f, t, sep, keys[which]);
+                    n = put_name(a, n, (5 << 3 | LEN) as u8, t);
+                    // At most 99 bytes (four names of 16, the notation of 31,
+                    // the kind, the key and length): `at` stays under 256.
+                    if n - 2 < 0x80 {
+                        a[0] = (tag << 3 | LEN) as u8;
+                        a[1] = n - 2;
+                        at += n;
+                        if usize::from(at) > FAN_AHEAD {
+                            self.buf.extend_from_slice(&self.room[..usize::from(at)]);
+                            at = 0;
+                        }
+                        continue;
+                    }
+                }
+                self.buf.extend_from_slice(&self.room[..usize::from(at)]);
+                at = 0;
+                let m = Described::Between { kind: kinds[which], from, to: c, sep, captured: 0 };
+                self.between_general(tag, d, m, full);
+            }
+        }
+        self.buf.extend_from_slice(&self.room[..usize::from(at)]);
+    }
+
+    /// The `ROOM` bytes of `room` from `at` (at most `FAN_AHEAD`).
+    #[inline(always)]
+    fn move_room(&mut self, at: u8) -> &mut [u8; ROOM] {
+        (&mut self.room[usize::from(at)..][..ROOM]).try_into().expect("a move's room")
+    }
+
     /// The common move (cells and a kind; no bid, no placed piece; a
     /// notation of up to 127 bytes, cell names of up to 14, a message
     /// under 128 bytes) written in one pass: gathered with a cursor in
@@ -419,7 +504,7 @@ impl Wire {
             return false;
         }
         let names = d.short_names();
-        let a = &mut self.room;
+        let a = self.move_room(0);
         // The move's key and one-byte length go first, set at the end.
         let mut n = 2;
         if !notation.is_empty() {
@@ -904,6 +989,46 @@ mod tests {
             assert!(one.buf == all, "{}: one wire for all the moves", d.id);
         }
         assert!(short > 10_000, "only {short} moves took the short way");
+    }
+
+    /// A piece's moves handed over at once ([`Described::Fan`]) are
+    /// written as its moves one by one ([`Described::each`]) are, on every
+    /// board: from every cell, to no cell, one, some and all, every pair
+    /// of kinds, both views, into a fresh wire and one kept.
+    #[test]
+    fn fans_are_their_moves() {
+        use parlour_engine::MoveKind::*;
+        let registry = Registry::new();
+        let mut moves = 0;
+        for game in registry.all() {
+            let d = game.description();
+            let n = d.cells.len() as u8;
+            let all = if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
+            let (mut one, mut apart) = (Wire::default(), Wire::default());
+            for from in 0..n {
+                let some =
+                    (0..n).filter(|&c| (u32::from(c) * 5 + u32::from(from)) % 7 < 3).fold(0u128, |m, c| m | 1 << c);
+                for (i, to) in [0, 1u128 << (n - 1 - from), some, all & !(1u128 << from), all].into_iter().enumerate() {
+                    let kinds = [[Slide, Jump], [Straight, Straight], [Jump, Slide], [Squeeze, Pass]]
+                        [(i + usize::from(from)) % 4];
+                    let others = [0, some, !some, all][usize::from(from) % 4];
+                    let sep = [b'-', b'x'][i % 2];
+                    let m = Described::Fan { from, to, sep, kind: kinds[0], other: kinds[1], others };
+                    for full in [false, true] {
+                        let mut w = Wire::default();
+                        w.described(1, d, m, full);
+                        let mut each = Wire::default();
+                        m.each(|m| each.described(1, d, m, full));
+                        assert!(w.buf == each.buf, "{}: {m:?} full {full}", d.id);
+                        one.described(1, d, m, full);
+                        m.each(|m| apart.described(1, d, m, full));
+                        moves += to.count_ones();
+                    }
+                }
+            }
+            assert!(one.buf == apart.buf, "{}: one wire for all the fans", d.id);
+        }
+        assert!(moves > 10_000, "only {moves} moves");
     }
 
     /// A move handed over with its path ([`Described::Path`]) is written

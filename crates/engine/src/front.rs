@@ -249,7 +249,7 @@ pub trait AnyGame: Send + Sync {
     /// into one reused [`MoveView`] ([`Game::write_notation`],
     /// [`Game::details_into`]) or by its cells ([`Described::Between`],
     /// [`Game::describe_moves`], by way of [`Game::describe_legal`];
-    /// [`Described::to_view`] gives the view):
+    /// [`Described::each`] and [`Described::to_view`] give the views):
     /// no allocation a move once its buffers have grown, for a reply
     /// written as the moves come (issue #25). With
     /// `passed` false the cells passed over may be left out. Returns the

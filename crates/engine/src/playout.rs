@@ -111,7 +111,9 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
         game.describe_moves(pos, &moves, passed, &mut view, &mut |m| apart.push(m.to_view(|c| d.cell_name(c))));
         let mut legal = Vec::new();
         let mut fused = Vec::new();
-        game.describe_legal(pos, &mut legal, passed, &mut view, &mut |m| fused.push(m.to_view(|c| d.cell_name(c))));
+        game.describe_legal(pos, &mut legal, passed, &mut view, &mut |m| {
+            m.each(|m| fused.push(m.to_view(|c| d.cell_name(c))))
+        });
         assert!(legal == moves, "{text}: describe_legal lists other moves");
         assert_eq!(fused, apart, "{text}: describe_legal describes otherwise");
     }

@@ -10,7 +10,9 @@ fn each(game: &dyn AnyGame, position: &str, passed: bool) -> Vec<MoveView> {
     let mut out = Vec::new();
     let d = game.description();
     let (_, n) = game
-        .each_move(Record::parse(position).unwrap(), passed, &mut |m| out.push(m.to_view(|c| d.cell_name(c))))
+        .each_move(Record::parse(position).unwrap(), passed, &mut |m| {
+            m.each(|m| out.push(m.to_view(|c| d.cell_name(c))))
+        })
         .unwrap();
     assert_eq!(n, out.len());
     out

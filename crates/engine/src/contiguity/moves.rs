@@ -418,7 +418,7 @@ pub(super) fn describe_moves(
 
 /// [`Game::describe_legal`](crate::game::Game::describe_legal): in play,
 /// when the cells passed are not asked for, each piece's moves listed and
-/// handed over by their cells as they are found, each one's kind read off
+/// handed over at once as they are found ([`Described::Fan`]), each one's kind read off
 /// the piece's slides ([`reach`]: a slide when some route to the cell
 /// passes no piece, as [`best_route`] prefers), where [`describe_moves`]
 /// searched each move's routes again (issue #25: a list of 160 moves
@@ -443,11 +443,15 @@ pub(super) fn describe_legal(
     let occ = pos.occupied();
     for from in Bits(pos.pieces[pos.to_move as usize]) {
         let (dest, slides) = reach(occ, from);
-        for to in Bits(dest) {
-            legal.push(Move::Piece { from, to });
-            let kind = if slides & bit(to) != 0 { MoveKind::Slide } else { MoveKind::Jump };
-            each(Described::Between { kind, from, to, sep: b'-', captured: 0 });
-        }
+        legal.extend(Bits(dest).map(|to| Move::Piece { from, to }));
+        each(Described::Fan {
+            from,
+            to: dest,
+            sep: b'-',
+            kind: MoveKind::Jump,
+            other: MoveKind::Slide,
+            others: slides,
+        });
     }
 }
 

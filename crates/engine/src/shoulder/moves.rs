@@ -271,8 +271,10 @@ pub(super) fn describe_moves(
 }
 
 /// [`Game::describe_legal`](crate::game::Game::describe_legal): when the
-/// cells passed are not asked for, each move handed over by its cells as
-/// [`legal_moves`] finds it (as [`describe_moves`] hands it over), where
+/// cells passed are not asked for, each piece's moves handed over as
+/// [`legal_moves`] finds them, a [`Described::Fan`] of its straight
+/// moves, then one of its squeezes (the moves [`describe_moves`] hands
+/// over one by one), where
 /// the two apart went through the list twice (issue #25: lists of up to
 /// 182 moves); else [`legal_moves`] then [`describe_moves`].
 pub(super) fn describe_legal(
@@ -295,13 +297,12 @@ pub(super) fn describe_legal(
     let before = legal.len();
     for from in Bits(pos.pieces[me as usize]) {
         let (s, q) = g.destinations(pos, me, from);
-        for to in Bits(s) {
-            legal.push(Move::Straight { from, to });
-            each(Described::Between { kind: MoveKind::Straight, from, to, sep: b'-', captured: 0 });
-        }
-        for to in Bits(q) {
-            legal.push(Move::Squeeze { from, to });
-            each(Described::Between { kind: MoveKind::Squeeze, from, to, sep: b'-', captured: 0 });
+        legal.extend(Bits(s).map(|to| Move::Straight { from, to }));
+        legal.extend(Bits(q).map(|to| Move::Squeeze { from, to }));
+        for (kind, to) in [(MoveKind::Straight, s), (MoveKind::Squeeze, q)] {
+            if to != 0 {
+                each(Described::Fan { from, to, sep: b'-', kind, other: kind, others: 0 });
+            }
         }
     }
     if legal.len() == before && passes(g, pos) {
