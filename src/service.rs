@@ -287,7 +287,10 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
     let origin = Origin::State(state);
     let record = given_for(game.description(), state).map_err(rules(origin))?;
     let d = game.description();
-    let mut w = wire::Wire::with_capacity(4096);
+    // Room for the longest lists (Contiguity's and Shoulder to Shoulder's
+    // replies of 5 KB and more, issue #25) at once: from 4 KB they grew
+    // once, a copy of what was written, about 1,000 instructions a call.
+    let mut w = wire::Wire::with_capacity(8192);
     let full = convert::is_full(r.view);
     let (view, n) = game
         .each_move_given(record, shown_for(state, r.state_form, r.view), full, &mut |m| w.described(1, d, m, full))
