@@ -993,8 +993,9 @@ mod tests {
 
     /// A piece's moves handed over at once ([`Described::Fan`]) are
     /// written as its moves one by one ([`Described::each`]) are, on every
-    /// board: from every cell, to no cell, one, some and all, every pair
-    /// of kinds, both views, into a fresh wire and one kept.
+    /// board: from every cell, to no cell, one, some and all, four pairs
+    /// of kinds and four sets of the second kind's cells, both views, into
+    /// a fresh wire and into one kept for all the fans.
     #[test]
     fn fans_are_their_moves() {
         use parlour_engine::MoveKind::*;
