@@ -218,6 +218,21 @@ impl<G: Game> Game for Bounded<G> {
         }
     }
 
+    fn describe_legal_counted(
+        &self,
+        pos: &Self::Position,
+        room: &mut Vec<Self::Move>,
+        passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) -> usize {
+        // As `legal_moves`: none past the ply cap.
+        if Self::limit_reached(pos) {
+            return 0;
+        }
+        self.game.describe_legal_counted(&pos.inner, room, passed, view, each)
+    }
+
     fn play(&self, pos: &mut Self::Position, mv: Self::Move) {
         self.game.play(&mut pos.inner, mv);
         pos.ply = pos.ply.saturating_add(1);

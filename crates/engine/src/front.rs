@@ -733,9 +733,9 @@ impl<G: Game> AnyGame for G {
         // (`Game::describe_into`), so a list of none allocates nothing.
         let mut described =
             MoveView { notation: String::new(), details: MoveDetails::action(crate::game::MoveKind::Action) };
-        self.describe_legal(&pos, &mut legal, passed, &mut described, each);
-        let outcome = outcome_given(self, &pos, !legal.is_empty());
-        Ok((view_with(self, &pos, outcome, shown), legal.len()))
+        let n = self.describe_legal_counted(&pos, &mut legal, passed, &mut described, each);
+        let outcome = outcome_given(self, &pos, n != 0);
+        Ok((view_with(self, &pos, outcome, shown), n))
     }
 
     fn entry_given(

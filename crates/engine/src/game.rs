@@ -488,6 +488,25 @@ pub trait Game: Send + Sync + 'static {
         self.describe_moves(pos, legal, passed, view, each);
     }
 
+    /// [`Game::describe_legal`] for a caller that keeps the descriptions
+    /// only (a reply writes them as they come): returns the number of
+    /// moves described. `room` (empty) is the game's to use and is left in
+    /// any state. By default `describe_legal` into `room`, its length; a
+    /// game that hands its moves over as fans ([`Described::Fan`]) may
+    /// override it to count them, not list them (issue #25: about 24
+    /// instructions a move). The descriptions must be `describe_legal`'s.
+    fn describe_legal_counted(
+        &self,
+        pos: &Self::Position,
+        room: &mut Vec<Self::Move>,
+        passed: bool,
+        view: &mut MoveView,
+        each: &mut dyn FnMut(Described<'_>),
+    ) -> usize {
+        self.describe_legal(pos, room, passed, view, each);
+        room.len()
+    }
+
     /// One move described into `view` ([`Game::write_notation`],
     /// [`Game::details_into`]) and handed to `each` as
     /// [`Described::View`]: [`Game::describe_moves`]' way for every move,

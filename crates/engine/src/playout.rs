@@ -116,6 +116,15 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
         });
         assert!(legal == moves, "{text}: describe_legal lists other moves");
         assert_eq!(fused, apart, "{text}: describe_legal describes otherwise");
+        // Counted, not kept (`describe_legal_counted`, a reply's way): the
+        // same number of moves, described the same way.
+        let mut room = Vec::new();
+        let mut counted = Vec::new();
+        let n = game.describe_legal_counted(pos, &mut room, passed, &mut view, &mut |m| {
+            m.each(|m| counted.push(m.to_view(|c| d.cell_name(c))))
+        });
+        assert_eq!(n, moves.len(), "{text}: describe_legal_counted counts otherwise");
+        assert_eq!(counted, apart, "{text}: describe_legal_counted describes otherwise");
     }
     let unique: HashSet<_> = moves.iter().collect();
     assert_eq!(unique.len(), moves.len(), "{text}: a move is listed twice");

@@ -423,27 +423,34 @@ pub(super) fn describe_moves(
 /// passes no piece, as [`best_route`] prefers), where [`describe_moves`]
 /// searched each move's routes again (issue #25: a list of 160 moves
 /// spent about 215 instructions a move there); else
-/// [`legal_moves`] then [`describe_moves`].
-pub(super) fn describe_legal(
+/// [`legal_moves`] then [`describe_moves`]. Returns the number of moves;
+/// with `KEEP` false a fan's moves are counted, not pushed onto `legal`
+/// ([`Game::describe_legal_counted`](crate::game::Game::describe_legal_counted)).
+pub(super) fn describe_legal<const KEEP: bool>(
     g: &super::Contiguity,
     pos: &Position,
     legal: &mut Vec<Move>,
     passed: bool,
     view: &mut MoveView,
     each: &mut dyn FnMut(Described<'_>),
-) {
+) -> usize {
     if pos.phase != Phase::Play || passed {
+        let before = legal.len();
         legal_moves(pos, legal);
-        describe_moves(g, pos, legal, passed, view, each);
-        return;
+        describe_moves(g, pos, &legal[before..], passed, view, each);
+        return legal.len() - before;
     }
     if eval::outcome(pos) != Outcome::Ongoing {
-        return;
+        return 0;
     }
     let occ = pos.occupied();
+    let mut n = 0;
     for from in Bits(pos.pieces[pos.to_move as usize]) {
         let (dest, slides) = reach(occ, from);
-        legal.extend(Bits(dest).map(|to| Move::Piece { from, to }));
+        if KEEP {
+            legal.extend(Bits(dest).map(|to| Move::Piece { from, to }));
+        }
+        n += dest.count_ones() as usize;
         each(Described::Fan {
             from,
             to: dest,
@@ -453,6 +460,7 @@ pub(super) fn describe_legal(
             others: slides,
         });
     }
+    n
 }
 
 pub(super) fn move_details(pos: &Position, mv: Move) -> MoveDetails {

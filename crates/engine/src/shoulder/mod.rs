@@ -241,7 +241,18 @@ impl Game for ShoulderToShoulder {
         view: &mut crate::game::MoveView,
         each: &mut dyn FnMut(crate::game::Described<'_>),
     ) {
-        moves::describe_legal(self, pos, legal, passed, view, each)
+        moves::describe_legal::<true>(self, pos, legal, passed, view, each);
+    }
+
+    fn describe_legal_counted(
+        &self,
+        pos: &Position,
+        room: &mut Vec<Move>,
+        passed: bool,
+        view: &mut crate::game::MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) -> usize {
+        moves::describe_legal::<false>(self, pos, room, passed, view, each)
     }
 
     #[inline]

@@ -276,39 +276,50 @@ pub(super) fn describe_moves(
 /// moves, then one of its squeezes (the moves [`describe_moves`] hands
 /// over one by one), where
 /// the two apart went through the list twice (issue #25: lists of up to
-/// 182 moves); else [`legal_moves`] then [`describe_moves`].
-pub(super) fn describe_legal(
+/// 182 moves); else [`legal_moves`] then [`describe_moves`]. Returns the
+/// number of moves; with `KEEP` false a fan's moves are counted, not
+/// pushed onto `legal`
+/// ([`Game::describe_legal_counted`](crate::game::Game::describe_legal_counted)).
+pub(super) fn describe_legal<const KEEP: bool>(
     g: &ShoulderToShoulder,
     pos: &Position,
     legal: &mut Vec<Move>,
     passed: bool,
     view: &mut MoveView,
     each: &mut dyn FnMut(Described<'_>),
-) {
+) -> usize {
     if passed {
+        let before = legal.len();
         legal_moves(g, pos, legal);
-        describe_moves(g, pos, legal, passed, view, each);
-        return;
+        describe_moves(g, pos, &legal[before..], passed, view, each);
+        return legal.len() - before;
     }
     if g.winner(pos).is_some() {
-        return;
+        return 0;
     }
     let me = pos.to_move;
-    let before = legal.len();
+    let mut n = 0;
     for from in Bits(pos.pieces[me as usize]) {
         let (s, q) = g.destinations(pos, me, from);
-        legal.extend(Bits(s).map(|to| Move::Straight { from, to }));
-        legal.extend(Bits(q).map(|to| Move::Squeeze { from, to }));
+        if KEEP {
+            legal.extend(Bits(s).map(|to| Move::Straight { from, to }));
+            legal.extend(Bits(q).map(|to| Move::Squeeze { from, to }));
+        }
+        n += (s.count_ones() + q.count_ones()) as usize;
         for (kind, to) in [(MoveKind::Straight, s), (MoveKind::Squeeze, q)] {
             if to != 0 {
                 each(Described::Fan { from, to, sep: b'-', kind, other: kind, others: 0 });
             }
         }
     }
-    if legal.len() == before && passes(g, pos) {
-        legal.push(Move::Pass);
+    if n == 0 && passes(g, pos) {
+        if KEEP {
+            legal.push(Move::Pass);
+        }
         g.describe_into(pos, Move::Pass, passed, view, each);
+        n = 1;
     }
+    n
 }
 
 pub(super) fn move_details(g: &ShoulderToShoulder, _pos: &Position, mv: Move) -> MoveDetails {
