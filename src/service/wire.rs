@@ -283,6 +283,57 @@ fn put_name(room: &mut [u8; ROOM], n: u8, key: u8, e: &[u8; 16]) -> u8 {
     n + 2 + e[1]
 }
 
+/// A fan's move as [`Wire::fan`] gathered it, kept to lay out the next
+/// move of its kind whose `to` has a name of the same length: the bytes
+/// are the same but for that name, in three places (the notation, `to`
+/// and the path's last cell), so the move is one copy of 64 bytes and
+/// the name put in each place as one masked 8-byte write, where
+/// gathering it anew copied six names and wrote their keys (issue #25).
+/// Kept for moves of up to 64 bytes whose `to` has a name of 1 to 8.
+#[derive(Clone, Copy)]
+struct FanMove {
+    bytes: [u8; 64],
+    len: u8,
+    /// The length of `to`'s name; 0 (no name is empty) when none is kept.
+    to_len: u8,
+    /// Where `to`'s name starts, in the notation, `to` and the path.
+    to_at: [u8; 3],
+}
+
+impl FanMove {
+    const NONE: FanMove = FanMove { bytes: [0; 64], len: 0, to_len: 0, to_at: [0; 3] };
+
+    /// The move of `n` bytes just gathered in `a` (by [`gather_ends`] and
+    /// one more [`put_name`] of `to`; `from`'s and `to`'s names `lf` and
+    /// `lt` long), or [`FanMove::NONE`] when it is not kept.
+    #[inline(always)]
+    fn of(a: &[u8; ROOM], lf: u8, lt: u8, n: u8) -> FanMove {
+        if n > 64 || lt == 0 || lt > 8 {
+            return FanMove::NONE;
+        }
+        // The notation's `to` follows `from`'s name and `sep`; the path's
+        // `to` ends the move, after `to` ([key, length, name]) and the
+        // path's `from` (the same) before it.
+        let last = n - lt;
+        let to_at = [5 + lf, last - 4 - lf - lt, last];
+        FanMove { bytes: a[..64].try_into().expect("64 bytes"), len: n, to_len: lt, to_at }
+    }
+
+    /// The move to the cell of entry `t` (its name `to_len` long) laid
+    /// out at the start of `a`; its length.
+    #[inline(always)]
+    fn put(&self, a: &mut [u8; ROOM], t: &[u8; 16]) -> u8 {
+        a[..64].copy_from_slice(&self.bytes);
+        let mask = u64::MAX >> (64 - 8 * u32::from(self.to_len));
+        let name = u64::from_le_bytes(t[2..10].try_into().expect("8 bytes")) & mask;
+        for p in self.to_at {
+            let w: &mut [u8; 8] = (&mut a[usize::from(p)..][..8]).try_into().expect("8 bytes");
+            *w = (u64::from_le_bytes(*w) & !mask | name).to_le_bytes();
+        }
+        self.len
+    }
+}
+
 /// The start of a move between the cells of entries `f` and `t` (from
 /// [`ShortNames`]) gathered in `room` after its key and length: the
 /// notation (`f`'s name, `sep`, `t`'s name), the kind (`k`, left out when
@@ -446,6 +497,9 @@ impl Wire {
         // The moves gathered in `room` and not yet appended: at most
         // `FAN_AHEAD` bytes before a move, so each move has its `ROOM`.
         let mut at: u8 = 0;
+        // Each kind's last move, to copy for the next of that kind whose
+        // `to` has a name of the same length (most of a fan's moves).
+        let mut laid = [FanMove::NONE; 2];
         // The cells walked a half at a time: a `u64`'s lowest bit and
         // shift are one instruction each, a `u128`'s five or more.
         for (half, mut left, others) in [(0, to as u64, others as u64), (64, (to >> 64) as u64, (others >> 64) as u64)]
@@ -457,6 +511,15 @@ impl Wire {
                 let which = (others >> i) as usize & 1;
                 if let (Some(f), Some(t)) = (f, short_name(names, c)) {
                     let a = self.move_room(at);
+                    let like = &laid[which];
+                    if like.to_len == t[1] {
+                        at += like.put(a, t);
+                        if usize::from(at) > FAN_AHEAD {
+                            self.buf.extend_from_slice(&self.room[..usize::from(at)]);
+                            at = 0;
+                        }
+                        continue;
+                    }
                     let mut n = gather_ends(a, f, t, sep, keys[which]);
                     n = put_name(a, n, (5 << 3 | LEN) as u8, t);
                     // At most 99 bytes (four names of 16, the notation of 31,
@@ -464,6 +527,7 @@ impl Wire {
                     if n - 2 < 0x80 {
                         a[0] = (tag << 3 | LEN) as u8;
                         a[1] = n - 2;
+                        laid[which] = FanMove::of(a, f[1], t[1], n);
                         at += n;
                         if usize::from(at) > FAN_AHEAD {
                             self.buf.extend_from_slice(&self.room[..usize::from(at)]);
