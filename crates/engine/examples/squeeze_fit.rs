@@ -166,7 +166,7 @@ fn fit(game: &Squeeze, file: &str) -> Result<(), String> {
         let n: u64 = n.parse().map_err(|e| format!("{n}: {e}"))?;
         let pos = game.parse_position(text).map_err(|e| format!("{text}: {e:?}"))?;
         rows.push(Row {
-            test: n % 5 == 0,
+            test: n.is_multiple_of(5),
             label: label.parse().map_err(|e| format!("{label}: {e}"))?,
             x: game.play_features(&pos),
             base: game.heuristic(&pos, pos.to_move),

@@ -1100,18 +1100,18 @@ fn play_features_count_captures_mobility_and_the_threat_of_a_run() {
     }
 }
 
-/// White's a1 is boxed in (a2 a black king, b1 and b2 stones); black's a2
-/// has a3 and b3 free. White's c3 reaches a3 (beyond black's a2, backed by
-/// white's a1: a king threat) and c2, c1 (each beyond one stone run from a
-/// king: a2-b2 and a1-b1): threat 2. Black reaches none of them.
-/// Mobility: white a1 0, c3 5 + 2 + 5 + 2 + 4 + 2 + 2 = 22; black a2 6 + 6
-/// = 12, h8 7 + 7 + 4 = 18, so 30.
+/// White's a1 is boxed in (a2 a black king, b2 a stone: only b1 free);
+/// black's a2 has a3, b1 and b3. White's d6 reaches a3 (beyond black's
+/// a2, backed by white's a1: a king threat) and d2 (beyond the run b2, c2
+/// from black's a2: two stones); black's h8 reaches c3 (beyond b2 from
+/// white's a1: one stone). Mobility: white a1 7 (b1..h1), d6 2 + 5 + 4 +
+/// 3 + 2 + 2 + 4 + 3 = 25; black a2 6 + 6 + 1 = 13, h8 7 + 7 + 5 = 19.
 #[test]
 fn play_features_count_king_threats_and_boxed_kings() {
     let g = game(GameId::Squeeze);
-    let p = pos(&g, "to_move=black; white=a1,c3; black=a2,h8; stones=b1,b2; captured=white:0,black:0");
+    let p = pos(&g, "to_move=black; white=a1,d6; black=a2,h8; stones=b2,c2; captured=white:0,black:0");
     let f = g.play_features(&p);
-    let want = [0.0, 0.0, 0.8, 0.0, 0.0, 2.0, 0.0, 1.0, 0.0, 1.0, 1.0];
+    let want = [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 0.0, 1.0, 0.0, 1.0, 1.0];
     for (i, (a, b)) in f.iter().zip(want).enumerate() {
         assert!((a - b).abs() < 1e-9, "{}: {a} != {b}", PLAY_FEATURE_NAMES[i]);
     }
@@ -1125,7 +1125,7 @@ fn the_fitted_value_is_antisymmetric_and_only_for_squeeze_play() {
     let g = game(GameId::Squeeze);
     for text in [
         "to_move=white; white=a1,h1; black=a8,d8; stones=b2,c3; captured=white:2,black:5",
-        "to_move=black; white=a1,c3; black=a2,h8; stones=b1,b2; captured=white:0,black:0",
+        "to_move=black; white=a1,d6; black=a2,h8; stones=b2,c2; captured=white:0,black:0",
         "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; captured=white:0,black:7; bait=black:7",
     ] {
         let p = pos(&g, text);
