@@ -346,6 +346,13 @@ impl<G: Game> Game for Bounded<G> {
         self.game.search_value(&pos.inner, player)
     }
 
+    fn fitted_value(&self, pos: &Self::Position, player: Player) -> f64 {
+        if self.drawn_by_limit(pos) {
+            return 0.0;
+        }
+        self.game.fitted_value(&pos.inner, player)
+    }
+
     fn tactical_horizon(&self, pos: &Self::Position) -> u32 {
         self.game.tactical_horizon(&pos.inner)
     }

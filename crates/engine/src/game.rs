@@ -682,6 +682,16 @@ pub trait Game: Send + Sync + 'static {
         self.heuristic(pos, player)
     }
 
+    /// The play-phase alpha-beta's leaf value when its player asks for
+    /// the game's fitted evaluation (arena `ev=fit`,
+    /// `SearchConfig::ab_fitted`), in `[-1, 1]`; only asked of ongoing
+    /// positions. By default [`Game::search_value`]: a game without a
+    /// fitted evaluation searches as before. The alpha-beta baseline never
+    /// asks for it (issue #22: the baseline keeps today's evaluation).
+    fn fitted_value(&self, pos: &Self::Position, player: Player) -> f64 {
+        self.search_value(pos, player)
+    }
+
     /// Plies the tactical layer ([`crate::search::tactics`]) looks ahead
     /// from `pos` at least, when the player's own horizon is shorter (0 =
     /// the player's own): a game may ask for more in positions it knows to

@@ -136,9 +136,16 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: pie is on or off")),
                     }
                 }
+                "ev" => {
+                    config.ab_fitted = match v {
+                        "fit" => true,
+                        "base" => false,
+                        _ => return Err(format!("`{kv}`: ev is fit or base")),
+                    }
+                }
                 _ => {
                     return Err(format!(
-                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, qm, abn, pie"
+                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, qm, abn, pie, ev"
                 ))
                 }
             }
@@ -247,6 +254,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.pie != d.pie {
                     parts.push(format!("pie={}", if config.pie { "on" } else { "off" }));
+                }
+                if config.ab_fitted != d.ab_fitted {
+                    parts.push(format!("ev={}", if config.ab_fitted { "fit" } else { "base" }));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }
@@ -754,6 +764,7 @@ mod tests {
             "mcts:it=100,tac=3,tn=5000",
             "mcts:it=300,abn=1000",
             "mcts:it=300,pie=on",
+            "mcts:it=300,pie=on,ev=fit",
             "mcts:it=300,qm=on,abn=1000",
             "mcts:it=30000,nodes=6000000",
             "ab:ms=5000",
@@ -774,6 +785,7 @@ mod tests {
             "mcts:ms",
             "mcts:pie=yes",
             "mcts:qm=yes",
+            "mcts:ev=deep",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }

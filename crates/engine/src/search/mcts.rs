@@ -125,6 +125,12 @@ pub struct SearchConfig {
     /// estimate (two-player games). Off by default: measured only in
     /// Squeeze whole games (docs/ai.md, issue #22).
     pub pie: bool,
+    /// The play-phase alpha-beta ([`super::pvs`], and the pie rule's
+    /// judgement through it) values its leaves by the game's fitted
+    /// evaluation ([`Game::fitted_value`], arena `ev=fit`) instead of
+    /// [`Game::search_value`]. Off by default: docs/ai.md, issue #22,
+    /// "The play evaluation fitted".
+    pub ab_fitted: bool,
 }
 
 impl Default for SearchConfig {
@@ -146,6 +152,7 @@ impl Default for SearchConfig {
             ab_capture_moves: false,
             ab_nodes: 0,
             pie: false,
+            ab_fitted: false,
         }
     }
 }

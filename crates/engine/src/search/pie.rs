@@ -228,6 +228,7 @@ impl<P: Clone> Starts<P> {
                 reductions: config.ab_reductions,
                 table_first: true,
                 quiescence_moves: config.ab_capture_moves,
+                fitted: config.ab_fitted,
             };
             let mover = game.to_move(start);
             let value = match pvs::suggest(game, start, limits, None) {

@@ -11,7 +11,8 @@
 //! a noisy move, [`Game::noisy`], for up to `quiescence` plies; with
 //! `Limits::quiescence_moves`, only the moves the game names for it,
 //! [`Game::quiescence_moves`], are made). Leaves are
-//! valued by [`Game::search_value`]; a finished game is worth more than any
+//! valued by [`Game::search_value`] (or, with `Limits::fitted`, by
+//! [`Game::fitted_value`]); a finished game is worth more than any
 //! estimate, sooner wins more, later losses less. No pruning beyond
 //! alpha-beta (no null move, no reductions), so an iteration of depth `d`
 //! that finishes proves every win within `d` plies and every loss within
@@ -70,6 +71,10 @@ pub struct Limits<'a> {
     /// `qm=on`, [`SearchConfig::ab_capture_moves`]; off in play by default,
     /// since a count then buys more time).
     pub quiescence_moves: bool,
+    /// Value leaves by the game's fitted evaluation
+    /// ([`Game::fitted_value`]) rather than [`Game::search_value`] (arena
+    /// `ev=fit`, [`SearchConfig::ab_fitted`]; off by default).
+    pub fitted: bool,
 }
 
 /// Iterations up to this depth search every move to full depth, so they
@@ -259,8 +264,19 @@ impl<G: Game> Search<'_, '_, G> {
         }
     }
 
+    /// The static value of an ongoing `pos` for `player`: the game's
+    /// fitted evaluation when the limits ask for it, else its search value.
+    #[inline]
+    fn value(&self, pos: &G::Position, player: Player) -> f64 {
+        if self.limits.fitted {
+            self.game.fitted_value(pos, player)
+        } else {
+            self.game.search_value(pos, player)
+        }
+    }
+
     fn static_score(&self, pos: &G::Position) -> i32 {
-        let v = self.game.search_value(pos, self.game.to_move(pos)).clamp(-1.0, 1.0);
+        let v = self.value(pos, self.game.to_move(pos)).clamp(-1.0, 1.0);
         (v * SCALE).round() as i32
     }
 
@@ -315,7 +331,7 @@ impl<G: Game> Search<'_, '_, G> {
             }
         } else if game.noisy(pos, &child) {
             // Captures, the best for the mover first.
-            let v = game.search_value(&child, after).clamp(-1.0, 1.0);
+            let v = self.value(&child, after).clamp(-1.0, 1.0);
             2_000_000_000 + (v * SCALE) as i64
         } else {
             quiet = true;
@@ -486,7 +502,7 @@ impl<G: Game> Search<'_, '_, G> {
                 continue;
             }
             if game.noisy(pos, &child) {
-                let v = (game.search_value(&child, after).clamp(-1.0, 1.0) * SCALE) as i32;
+                let v = (self.value(&child, after).clamp(-1.0, 1.0) * SCALE) as i32;
                 noisy.push((v, child, same));
             }
         }
@@ -728,6 +744,7 @@ pub fn suggest_within<G: Game>(
         reductions: config.ab_reductions,
         table_first: true,
         quiescence_moves: config.ab_capture_moves,
+        fitted: config.ab_fitted,
     };
     let report = (every != Duration::MAX).then_some((every, report));
     suggest(game, pos, limits, report)
@@ -758,6 +775,7 @@ mod tests {
             reductions: false,
             table_first: true,
             quiescence_moves: true,
+            fitted: false,
         }
     }
 
@@ -862,6 +880,38 @@ mod tests {
                 assert!(on.iterations < off.iterations, "{text} d{depth}: {} {}", on.iterations, off.iterations);
             }
         }
+    }
+
+    /// `ev=fit` is off by default, and off the search is the one before
+    /// the key existed: the answer d980af2's build gives for `MID` at
+    /// `mcts:it=300,abn=200000` (`parlour arena --game squeeze --player
+    /// mcts:it=300,abn=200000 --seed 7 --analyze MID`). On, square
+    /// Squeeze's play is valued by the fitted evaluation; a game without
+    /// fitted weights (Swish) searches the same either way.
+    #[test]
+    fn the_fitted_evaluation_is_off_by_default_and_off_searches_as_before() {
+        assert!(!SearchConfig::default().ab_fitted);
+        let (g, p) = squeeze(MID);
+        let config = SearchConfig { ab_nodes: 200_000, ..Default::default() };
+        let budget = SuggestBudget {
+            seed: 7,
+            max_iterations: 300,
+            player: Strategy::Mcts(config.clone()),
+            ..Default::default()
+        };
+        let s = crate::search::suggest(&g, &p, &budget).unwrap();
+        assert_eq!(g.move_notation(&p, s.mv), "h6-g5");
+        assert_eq!(s.iterations, 200_009);
+        assert_eq!((s.values[0] * 1000.0).round(), -565.0);
+        let on = SuggestBudget {
+            player: Strategy::Mcts(SearchConfig { ab_fitted: true, ..config.clone() }),
+            ..budget.clone()
+        };
+        assert_ne!(crate::search::suggest(&g, &p, &on).unwrap().values, s.values);
+        let swish = Bounded::new(Squeeze::new(GameId::Swish));
+        let q = swish.from_record(Record::parse(MID).unwrap()).unwrap();
+        let off = crate::search::suggest(&swish, &q, &budget).unwrap();
+        assert_eq!(crate::search::suggest(&swish, &q, &on).unwrap(), off);
     }
 
     /// What each iteration costs, from the four play positions of the

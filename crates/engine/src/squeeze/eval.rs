@@ -206,3 +206,139 @@ fn after_first_move(game: &Squeeze, pos: &Position, me: Player) -> f64 {
         -best
     }
 }
+
+/// How many features [`play_features`] gives.
+pub const PLAY_FEATURES: usize = 11;
+
+/// The names of [`play_features`]'s features, in order.
+pub const PLAY_FEATURE_NAMES: [&str; PLAY_FEATURES] = [
+    "captured",
+    "kings",
+    "mobility",
+    "captured_sq",
+    "threat_mover",
+    "threat_other",
+    "king_threat_mover",
+    "king_threat_other",
+    "boxed_mover",
+    "boxed_other",
+    "tempo",
+];
+
+/// The fitted evaluation's weights, one per feature of
+/// [`PLAY_FEATURE_NAMES`], in logits for the side to move (a logistic
+/// regression of play positions' results on their features, fitted by
+/// `cargo run --release -p parlour-engine --example squeeze_fit`; docs/ai.md,
+/// issue #22, "The play evaluation fitted").
+pub const PLAY_WEIGHTS: [f64; PLAY_FEATURES] =
+    [0.1223, 1.3502, -0.2324, 0.1141, 0.1305, -0.0990, 1.0235, -0.0468, -0.0927, 0.1081, 0.0287];
+
+/// The features of an ongoing play position, for its side to move (the
+/// mover) against the other colour: cheap bitboard counts, the mover's
+/// minus the other's where a feature is a difference.
+///
+/// - `captured`: stones captured (bait held included), difference.
+/// - `kings`: kings standing, difference.
+/// - `mobility`: king moves (each king's destinations), difference, / 10.
+/// - `captured_sq`: squares of the stones captured, difference, / 10 (the
+///   tenth stone wins: the last ones are worth more).
+/// - `threat_mover`, `threat_other`: stones the colour could take next
+///   move, roughly: over its kings' destinations, each empty cell at the
+///   far end of a run of stones with a king (either colour) at the near
+///   end counts that run's length up to 3 (the cell is counted once, for
+///   its longest run).
+/// - `king_threat_mover`, `king_threat_other`: destinations of the
+///   colour's kings at the far end of a run of opposing kings backed by
+///   one of its own (a landing there takes the run).
+/// - `boxed_mover`, `boxed_other`: the colour's kings with at most one
+///   empty cell next to them (a colour with no move loses).
+/// - `tempo`: 1 (the side to move's share of the constant).
+pub fn play_features(game: &Squeeze, pos: &Position) -> [f64; PLAY_FEATURES] {
+    let g = game.geo;
+    let me = pos.to_move as usize;
+    let op = 1 - me;
+    let occ = pos.occupied();
+    let empty = g.all & !occ;
+    // Cells beyond runs of stones that start next to a king: `runs[i]`
+    // holds those whose run is longer than `i`.
+    let mut runs = [0u64; 3];
+    let mut king_targets = [0u64; 2];
+    for c in [me, op] {
+        for k in mask_cells(pos.kings[c]) {
+            // Only the directions where a stone or an opposing king stands
+            // next to the king (`line` names each neighbour's).
+            for n in mask_cells(g.near[k as usize] & (pos.stones | pos.kings[1 - c])) {
+                let d = g.line[k as usize][n as usize] as usize;
+                let mut n = n;
+                if pos.stones & bit(n) != 0 {
+                    let mut len = 0;
+                    while n != NONE && pos.stones & bit(n) != 0 {
+                        len += 1;
+                        n = g.step[d][n as usize];
+                    }
+                    if n != NONE && empty & bit(n) != 0 {
+                        for r in runs.iter_mut().take(len.min(3)) {
+                            *r |= bit(n);
+                        }
+                    }
+                } else if pos.kings[1 - c] & bit(n) != 0 {
+                    while n != NONE && pos.kings[1 - c] & bit(n) != 0 {
+                        n = g.step[d][n as usize];
+                    }
+                    if n != NONE && empty & bit(n) != 0 {
+                        king_targets[c] |= bit(n);
+                    }
+                }
+            }
+        }
+    }
+    let mut mobility = [0u32; 2];
+    let mut threat = [0u32; 2];
+    let mut king_threat = [0u32; 2];
+    let mut boxed = [0u32; 2];
+    for c in [me, op] {
+        let mut reach = 0u64;
+        for k in mask_cells(pos.kings[c]) {
+            let dest = game.destinations(pos, c as Player, k);
+            mobility[c] += dest.count_ones();
+            reach |= dest;
+            boxed[c] += ((g.near[k as usize] & empty).count_ones() <= 1) as u32;
+        }
+        threat[c] = runs.iter().map(|r| (reach & r).count_ones()).sum();
+        king_threat[c] = (reach & king_targets[c]).count_ones();
+    }
+    let (cm, co) = (pos.captured[me] as f64, pos.captured[op] as f64);
+    [
+        cm - co,
+        pos.kings[me].count_ones() as f64 - pos.kings[op].count_ones() as f64,
+        (mobility[me] as f64 - mobility[op] as f64) / 10.0,
+        (cm * cm - co * co) / 10.0,
+        threat[me] as f64,
+        threat[op] as f64,
+        king_threat[me] as f64,
+        king_threat[op] as f64,
+        boxed[me] as f64,
+        boxed[op] as f64,
+        1.0,
+    ]
+}
+
+/// The fitted evaluation of an ongoing play position for `player`: the
+/// weighted features' logit `z` for the side to move, mapped into
+/// `(-1, 1)` by `z / (2 + |z|)` (about `tanh(z / 2)`, i.e. twice the
+/// winning chance less one, and as monotone), within ±0.95 as the
+/// heuristic. Only square Squeeze's play has it (the weights were fitted
+/// there); any other position gets [`search_value`].
+pub(super) fn fitted(game: &Squeeze, pos: &Position, player: Player) -> f64 {
+    if pos.phase != Phase::Play || game.id != super::GameId::Squeeze {
+        return search_value(game, pos, player);
+    }
+    let f = play_features(game, pos);
+    let z: f64 = f.iter().zip(PLAY_WEIGHTS.iter()).map(|(x, w)| x * w).sum();
+    let v = (z / (2.0 + z.abs())).clamp(-0.95, 0.95);
+    if player == pos.to_move {
+        v
+    } else {
+        -v
+    }
+}

@@ -26,6 +26,7 @@ use crate::error::RulesError;
 use crate::game::{Evaluation, Game, MoveDetails, Outcome, PieceAt, Player};
 use crate::notation::Record;
 use board::{Geometry, HEX, SQUARE};
+pub use eval::{PLAY_FEATURES, PLAY_FEATURE_NAMES, PLAY_WEIGHTS};
 
 /// White's index among the players (in play).
 pub const WHITE: Player = 0;
@@ -193,6 +194,12 @@ impl Squeeze {
     pub fn new(id: GameId) -> Self {
         let geo: &'static Geometry = if id.is_hex() { &HEX } else { &SQUARE };
         Squeeze { id, geo, description: describe::describe(id, geo) }
+    }
+
+    /// The fitted evaluation's features of an ongoing play position, for
+    /// its side to move (see [`PLAY_FEATURE_NAMES`]).
+    pub fn play_features(&self, pos: &Position) -> [f64; PLAY_FEATURES] {
+        eval::play_features(self, pos)
     }
 
     /// Which of the four games this is.
@@ -364,6 +371,12 @@ impl Game for Squeeze {
     /// the pie rule would play out (see `eval::search_value`).
     fn search_value(&self, pos: &Position, player: Player) -> f64 {
         eval::search_value(self, pos, player)
+    }
+
+    /// Square Squeeze's play valued by its fitted features (see
+    /// `eval::fitted`); any other position as [`Game::search_value`].
+    fn fitted_value(&self, pos: &Position, player: Player) -> f64 {
+        eval::fitted(self, pos, player)
     }
 
     /// A pick hands colours to seats: seat 0 (the setter) plays white or

@@ -1078,3 +1078,64 @@ fn quick_cells_is_the_general_reader() {
         assert!(answered > 5_000 && written_lists > 500, "{}: {answered} answered, {written_lists} lists", v.name());
     }
 }
+
+// The fitted play evaluation's features (issue #22, docs/ai.md "The play
+// evaluation fitted"), each counted by hand.
+
+/// a1's stones b2, c3 run up to the empty d4: a king landing there takes
+/// both (against a1), and only black's d8 reaches it (down the d-file).
+/// Mobility: white a1 a2..a7, b1..g1 (12) and h1 h2..h8, g1..b1,
+/// g2..b7 (19) = 31; black a8 a7..a2, b8, c8, b7..g2 (14) and d8 c8, b8,
+/// e8..h8, d7..d1, c7..a5, e7..h4 (20) = 34.
+#[test]
+fn play_features_count_captures_mobility_and_the_threat_of_a_run() {
+    let g = game(GameId::Squeeze);
+    let p = pos(&g, "to_move=white; white=a1,h1; black=a8,d8; stones=b2,c3; captured=white:2,black:5");
+    let f = g.play_features(&p);
+    // captured, kings, mobility, captured_sq, threat (mover, other),
+    // king threat (mover, other), boxed (mover, other), tempo
+    let want = [-3.0, 0.0, -0.3, (4.0 - 25.0) / 10.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+    for (i, (a, b)) in f.iter().zip(want).enumerate() {
+        assert!((a - b).abs() < 1e-9, "{}: {a} != {b}", PLAY_FEATURE_NAMES[i]);
+    }
+}
+
+/// White's a1 is boxed in (a2 a black king, b2 a stone: only b1 free);
+/// black's a2 has a3, b1 and b3. White's d6 reaches a3 (beyond black's
+/// a2, backed by white's a1: a king threat) and d2 (beyond the run b2, c2
+/// from black's a2: two stones); black's h8 reaches c3 (beyond b2 from
+/// white's a1: one stone). Mobility: white a1 7 (b1..h1), d6 2 + 5 + 4 +
+/// 3 + 2 + 2 + 4 + 3 = 25; black a2 6 + 6 + 1 = 13, h8 7 + 7 + 5 = 19.
+#[test]
+fn play_features_count_king_threats_and_boxed_kings() {
+    let g = game(GameId::Squeeze);
+    let p = pos(&g, "to_move=black; white=a1,d6; black=a2,h8; stones=b2,c2; captured=white:0,black:0");
+    let f = g.play_features(&p);
+    let want = [0.0, 0.0, 0.0, 0.0, 1.0, 2.0, 0.0, 1.0, 0.0, 1.0, 1.0];
+    for (i, (a, b)) in f.iter().zip(want).enumerate() {
+        assert!((a - b).abs() < 1e-9, "{}: {a} != {b}", PLAY_FEATURE_NAMES[i]);
+    }
+}
+
+/// The fitted value is one side's gain and the other's loss, stays within
+/// ±0.95, and is the search value wherever there are no fitted weights
+/// (the pre-game, the other games of the family).
+#[test]
+fn the_fitted_value_is_antisymmetric_and_only_for_squeeze_play() {
+    let g = game(GameId::Squeeze);
+    for text in [
+        "to_move=white; white=a1,h1; black=a8,d8; stones=b2,c3; captured=white:2,black:5",
+        "to_move=black; white=a1,d6; black=a2,h8; stones=b2,c2; captured=white:0,black:0",
+        "to_move=white; white=a3,h6; black=c1,f8; stones=f2,c3,g3,d4,e4,c5,e5,f5,b6,d6,e6,c7; captured=white:0,black:7; bait=black:7",
+    ] {
+        let p = pos(&g, text);
+        let (w, b) = (g.fitted_value(&p, WHITE), g.fitted_value(&p, BLACK));
+        assert_eq!(w, -b, "{text}");
+        assert!(w.abs() <= 0.95, "{text}: {w}");
+    }
+    let start = g.start();
+    assert_eq!(g.fitted_value(&start, SETTER), g.search_value(&start, SETTER));
+    let h = game(GameId::Swish);
+    let p = pos(&h, "to_move=white; white=a1,h1; black=a8,d8; stones=b2,c3; captured=white:2,black:5");
+    assert_eq!(h.fitted_value(&p, WHITE), h.search_value(&p, WHITE));
+}
