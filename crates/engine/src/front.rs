@@ -403,6 +403,11 @@ fn view_known<G: Game>(
 /// Room for a position's text: every game's fits, most with room to spare.
 const POSITION_CAPACITY: usize = 256;
 
+/// Room for the legal moves [`AnyGame::each_move_given`] lists: the
+/// longest lists of the load positions (Contiguity's and Shoulder to
+/// Shoulder's starts, 164-182 moves) fit.
+const LEGAL_CAPACITY: usize = 192;
+
 /// The outcome of a position whose legal moves are `legal`: a game with a
 /// legal move goes on ([`Game`]'s contract), so only a position without one
 /// is asked.
@@ -720,10 +725,9 @@ impl<G: Game> AnyGame for G {
         each: &mut dyn FnMut(Described<'_>),
     ) -> Result<(StateView, usize), RulesError> {
         let pos = read(self, given)?;
-        // No room yet: a game that lists its moves takes `LEGAL_ROOM`
-        // at once (`Game::describe_legal_counted`), one that counts its
-        // fans allocates nothing (issue #25).
-        let mut legal = Vec::new();
+        // Room for the usual list at once, not grown by doubling (three or
+        // four reallocations and copies for a list of a few dozen moves).
+        let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
         // The view a move not handed over by its cells is described into:
         // empty, its room taken when the first such move comes
         // (`Game::describe_into`), so a list of none allocates nothing.

@@ -344,13 +344,6 @@ pub fn parse_then_check<G: Game + ?Sized>(game: &G, pos: &G::Position, text: &st
     Ok(mv)
 }
 
-/// Room for the legal moves [`Game::describe_legal_counted`] lists, taken
-/// at once where it grew by doubling (three or four reallocations and
-/// copies for a list of a few dozen moves): the longest lists of the load
-/// positions (Contiguity's and Shoulder to Shoulder's starts, 164-182
-/// moves) fit.
-pub const LEGAL_ROOM: usize = 192;
-
 /// The rules of one game in one variant.
 ///
 /// Contract (checked by the shared property tests in [`crate::playout`]):
@@ -497,10 +490,8 @@ pub trait Game: Send + Sync + 'static {
 
     /// [`Game::describe_legal`] for a caller that keeps the descriptions
     /// only (a reply writes them as they come): returns the number of
-    /// moves described. `room` (empty, maybe with no capacity) is the
-    /// game's to use and is left in any state; a game that lists moves in
-    /// it reserves [`LEGAL_ROOM`] first. By default `describe_legal` into
-    /// `room`, its length; a
+    /// moves described. `room` (empty) is the game's to use and is left in
+    /// any state. By default `describe_legal` into `room`, its length; a
     /// game that hands its moves over as fans ([`Described::Fan`]) may
     /// override it to count them, not list them (issue #25: about 24
     /// instructions a move). The descriptions must be `describe_legal`'s.
@@ -512,7 +503,6 @@ pub trait Game: Send + Sync + 'static {
         view: &mut MoveView,
         each: &mut dyn FnMut(Described<'_>),
     ) -> usize {
-        room.reserve(LEGAL_ROOM);
         self.describe_legal(pos, room, passed, view, each);
         room.len()
     }

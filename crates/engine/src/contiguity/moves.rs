@@ -435,7 +435,6 @@ pub(super) fn describe_legal<const KEEP: bool>(
     each: &mut dyn FnMut(Described<'_>),
 ) -> usize {
     if pos.phase != Phase::Play || passed {
-        legal.reserve(crate::game::LEGAL_ROOM);
         let before = legal.len();
         legal_moves(pos, legal);
         describe_moves(g, pos, &legal[before..], passed, view, each);

@@ -289,7 +289,6 @@ pub(super) fn describe_legal<const KEEP: bool>(
     each: &mut dyn FnMut(Described<'_>),
 ) -> usize {
     if passed {
-        legal.reserve(crate::game::LEGAL_ROOM);
         let before = legal.len();
         legal_moves(g, pos, legal);
         describe_moves(g, pos, &legal[before..], passed, view, each);
