@@ -177,7 +177,7 @@ impl Game for ShoulderToShoulder {
     }
 
     fn write_position(&self, pos: &Position, out: &mut String) {
-        position::write(self, pos, &mut crate::notation::TextSink::new(out));
+        position::write_text(self, pos, out);
     }
 
     fn to_move(&self, pos: &Position) -> Player {

@@ -225,6 +225,164 @@ pub(super) fn write<S: Sink>(g: &ShoulderToShoulder, pos: &Position, r: &mut S) 
     });
 }
 
+/// The room [`write_text`] gathers a position's text in: the longest
+/// text of the built board's positions as [`read`]
+/// reads them (36 names of up to three letters, ten-digit penalties) is
+/// about 290 bytes, and a word is written whole past the end of what is
+/// kept.
+const TEXT: usize = 448;
+
+/// [`write_text`]'s buffer, aligned so that `str::from_utf8` checks it a
+/// word at a time.
+#[repr(align(16))]
+struct Text([u8; TEXT]);
+
+/// [`write`] into a position's text, the built board's gathered in one
+/// buffer and appended at once: the keys and colours as fixed-size
+/// words, each piece's name one eight-byte copy, and no call a pair
+/// (issue #25: the pairs through [`crate::notation::TextSink`] cost about
+/// 2,000 instructions a call, a pair's closure, `push_str`'s capacity
+/// check and copy for each key, name list and number). The same text; a
+/// position too long for the buffer (more pieces than a game has) or
+/// another board's goes through [`write`].
+pub(super) fn write_text(g: &ShoulderToShoulder, pos: &Position, out: &mut String) {
+    if let Some(words) = g.board.name_words() {
+        let mut buf = Text([0; TEXT]);
+        if let Some(n) = gather_text(g, pos, words, &mut buf.0) {
+            if let Ok(s) = std::str::from_utf8(&buf.0[..n]) {
+                out.push_str(s);
+                return;
+            }
+        }
+    }
+    write(g, pos, &mut crate::notation::TextSink::new(out));
+}
+
+/// `W` bytes of `word` put at `n`, the cursor moved on by `len` (at most
+/// `W`: the rest is overwritten next); `None` past the buffer's end.
+#[inline(always)]
+fn put<const W: usize>(b: &mut [u8; TEXT], n: &mut usize, word: &[u8; W], len: usize) -> Option<()> {
+    b.get_mut(*n..*n + W)?.copy_from_slice(word);
+    *n += len;
+    Some(())
+}
+
+/// A number in decimal at `n`, as [`push_number`] writes it.
+#[inline(always)]
+fn put_number(b: &mut [u8; TEXT], n: &mut usize, v: u32) -> Option<()> {
+    let mut digits = [0u8; 16];
+    let mut i = 10;
+    let mut v = v;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if i == 9 {
+        *b.get_mut(*n)? = digits[9];
+        *n += 1;
+        return Some(());
+    }
+    let len = 10 - i;
+    b.get_mut(*n..*n + len)?.copy_from_slice(&digits[i..10]);
+    *n += len;
+    Some(())
+}
+
+/// A colour's name padded to a word, and its length.
+const fn word8(s: &str) -> ([u8; 8], usize) {
+    let s = s.as_bytes();
+    let mut w = [0u8; 8];
+    let mut i = 0;
+    while i < s.len() {
+        w[i] = s[i];
+        i += 1;
+    }
+    (w, s.len())
+}
+
+/// `; red=` and the like: the pair that lists a colour's pieces, after
+/// the pair before it.
+const fn key_word(k: usize) -> ([u8; 8], usize) {
+    let c = COLOURS[k].as_bytes();
+    let mut w = [0u8; 8];
+    w[0] = b';';
+    w[1] = b' ';
+    let mut i = 0;
+    while i < c.len() {
+        w[2 + i] = c[i];
+        i += 1;
+    }
+    w[2 + c.len()] = b'=';
+    (w, c.len() + 3)
+}
+
+/// `red:`, `,green:`, `,blue:`: a seat's penalties in their pair.
+const fn penalty_word(k: usize) -> ([u8; 8], usize) {
+    let c = COLOURS[k].as_bytes();
+    let mut w = [0u8; 8];
+    let at = if k > 0 { 1 } else { 0 };
+    w[0] = b',';
+    let mut i = 0;
+    while i < c.len() {
+        w[at + i] = c[i];
+        i += 1;
+    }
+    w[at + c.len()] = b':';
+    (w, at + c.len() + 1)
+}
+
+const SEAT_WORDS: [([u8; 8], usize); 3] = [word8(COLOURS[0]), word8(COLOURS[1]), word8(COLOURS[2])];
+const KEY_WORDS: [([u8; 8], usize); 3] = [key_word(0), key_word(1), key_word(2)];
+const PENALTY_WORDS: [([u8; 8], usize); 3] = [penalty_word(0), penalty_word(1), penalty_word(2)];
+
+/// [`write`]'s text gathered at the start of `b`, the names from
+/// `words` ([`super::board::Board::name_words`]); its length, or `None`
+/// when it does not fit.
+#[inline(always)]
+fn gather_text(g: &ShoulderToShoulder, pos: &Position, words: &[[u8; 8]; 128], b: &mut [u8; TEXT]) -> Option<usize> {
+    let seats = g.seats() as usize;
+    let mut n = 0;
+    put(b, &mut n, b"players=", 8)?;
+    put(b, &mut n, &[b'0' + seats as u8], 1)?;
+    put(b, &mut n, b"; to_move=", 10)?;
+    let (w, len) = SEAT_WORDS.get(pos.to_move as usize)?;
+    put(b, &mut n, w, *len)?;
+    for (k, (&set, (w, len))) in pos.pieces.iter().zip(&KEY_WORDS).enumerate() {
+        if k >= seats && set == 0 {
+            continue;
+        }
+        put(b, &mut n, w, *len)?;
+        let start = n;
+        for (half, base) in [(set as u64, 0u8), ((set >> 64) as u64, 64)] {
+            let mut left = half;
+            while left != 0 {
+                let c = base + left.trailing_zeros() as u8;
+                left &= left - 1;
+                let w = &words[usize::from(c & 127)];
+                put(b, &mut n, w, usize::from(w[7]))?;
+            }
+        }
+        // The last name's comma left out.
+        if n > start {
+            n -= 1;
+        }
+    }
+    put(b, &mut n, b"; game=", 7)?;
+    put_number(b, &mut n, pos.game.into())?;
+    put(b, &mut n, b"; games=", 8)?;
+    put_number(b, &mut n, pos.games.into())?;
+    put(b, &mut n, b"; penalties=", 12)?;
+    for (k, (w, len)) in PENALTY_WORDS.iter().enumerate().take(seats) {
+        put(b, &mut n, w, *len)?;
+        put_number(b, &mut n, pos.penalties[k])?;
+    }
+    Some(n)
+}
+
 /// The pieces in board order: each occupied cell once, its owner found
 /// by its bitboard (no sort of three lists).
 pub(super) fn pieces(g: &ShoulderToShoulder, pos: &Position) -> Vec<PieceAt> {

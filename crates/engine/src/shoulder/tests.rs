@@ -1567,3 +1567,54 @@ fn match_standing_given_the_outcome_is_match_standing() {
     }
     assert!(over > 0, "no game ended");
 }
+
+// ------------------------------------------------------------ position text
+
+/// A position's text as the pairs write it, one by one through a
+/// `TextSink`: what `write_text` must write.
+fn paired(g: &ShoulderToShoulder, pos: &Position) -> String {
+    let mut s = String::from("x");
+    position::write(g, pos, &mut crate::notation::TextSink::new(&mut s));
+    s
+}
+
+/// The built board's text gathered in one buffer (`write_text`, issue
+/// #25) is the pairs' text: along random games of both variants, with the
+/// match's numbers from one digit to ten, a colour without pieces, and a
+/// position too long for the buffer (then the pairs write it); and on
+/// another board, whose names it does not have.
+#[test]
+fn written_text_is_the_pairs_text() {
+    for g in [three(), two()] {
+        for seed in 0..12 {
+            for plies in [0, 7, 30, 90] {
+                let (mut pos, _) = random_playout(&g, &g.start(), seed, plies);
+                let numbers = [0, 1, 9, 10, 99, 12_345, 4_294_967_295];
+                let k = seed as usize;
+                pos.penalties = [numbers[k % 7], numbers[(k + 3) % 7], numbers[(k + 5) % 7]];
+                (pos.game, pos.games) = [(1, 1), (9, 10), (10, 99), (99, 99)][k % 4];
+                let mut s = String::from("x");
+                g.write_position(&pos, &mut s);
+                assert_eq!(s, paired(&g, &pos));
+            }
+        }
+        let mut pos = g.start();
+        pos.pieces[BLUE as usize] = 0;
+        pos.pieces[RED as usize] = 0;
+        let mut s = String::new();
+        g.write_position(&pos, &mut s);
+        assert_eq!(format!("x{s}"), paired(&g, &pos));
+        assert!(s.contains("; red=; green="), "{s}");
+        // Every cell three times over: more than the buffer holds.
+        pos.pieces = [BOARD.all(); 3];
+        pos.penalties = [4_294_967_295; 3];
+        let mut s = String::from("x");
+        g.write_position(&pos, &mut s);
+        assert_eq!(s, paired(&g, &pos));
+        assert!(s.len() > 1000);
+    }
+    let g = ShoulderToShoulder::with_board(Variant::ThreePlayer, tiny_board());
+    let mut s = String::from("x");
+    g.write_position(&g.start(), &mut s);
+    assert_eq!(s, paired(&g, &g.start()));
+}
