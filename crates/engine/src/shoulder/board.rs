@@ -37,6 +37,36 @@ pub const fn rising(d: usize) -> bool {
     dr > 0 || (dr == 0 && dq > 0)
 }
 
+/// The cells of `ray`, a ray of straight direction `D`, before its first
+/// cell in `blockers` (a straight move's reach along it). Worked out a
+/// `u64` half at a time: the lowest or highest blocker is one
+/// `trailing_zeros` or `leading_zeros` of the half that holds it, where
+/// a `u128`'s took both halves' and a choice between them (issue #25:
+/// the build has no `lzcnt`, and a falling direction cut at its blocker
+/// cost 22 instructions, now about 10).
+#[inline(always)]
+pub fn cut_ray<const D: usize>(ray: u128, blockers: u128) -> u128 {
+    let b = ray & blockers;
+    if b == 0 {
+        return ray;
+    }
+    let (lo, hi) = (b as u64, (b >> 64) as u64);
+    let (ray_lo, ray_hi) = (ray as u64, (ray >> 64) as u64);
+    if rising(D) {
+        // The cells below the lowest blocker.
+        if lo != 0 {
+            u128::from(ray_lo & ((lo & lo.wrapping_neg()) - 1))
+        } else {
+            u128::from(ray_hi & ((hi & hi.wrapping_neg()) - 1)) << 64 | u128::from(ray_lo)
+        }
+    } else if hi != 0 {
+        // The cells above the highest blocker.
+        u128::from(ray_hi & (u64::MAX << (63 - hi.leading_zeros()) << 1)) << 64
+    } else {
+        u128::from(ray_hi) << 64 | u128::from(ray_lo & (u64::MAX << (63 - lo.leading_zeros()) << 1))
+    }
+}
+
 /// A board: its tables, in board order.
 #[derive(Debug)]
 pub struct Board {
@@ -285,14 +315,13 @@ impl Board {
     #[inline]
     pub fn reach(&self, d: usize, from: u8, blockers: u128) -> u128 {
         let ray = self.rays[d][from as usize];
-        let b = ray & blockers;
-        if b == 0 {
-            ray
-        } else if rising(d) {
-            ray & ((b & b.wrapping_neg()) - 1)
-        } else {
-            let top = 127 - b.leading_zeros();
-            ray & u128::MAX.checked_shl(top + 1).unwrap_or(0)
+        match d {
+            0 => cut_ray::<0>(ray, blockers),
+            1 => cut_ray::<1>(ray, blockers),
+            2 => cut_ray::<2>(ray, blockers),
+            3 => cut_ray::<3>(ray, blockers),
+            4 => cut_ray::<4>(ray, blockers),
+            _ => cut_ray::<5>(ray, blockers),
         }
     }
 

@@ -107,6 +107,20 @@ pub struct ShoulderToShoulder {
     /// Cells that stop every straight move besides pieces (the two-player
     /// game's blue home).
     closed: u128,
+    /// Each cell's move tables side by side, for [`ShoulderToShoulder::destinations`].
+    cells: Vec<CellMoves>,
+}
+
+/// A cell's tables for its piece's destinations, side by side: the
+/// board's rays in the six straight directions, squeeze targets and
+/// colour, one bounds check and one base for all (issue #25: from the
+/// board's tables, a slice each, they were eight bounds checks and loads
+/// of a slice a piece).
+#[derive(Clone, Copy, Debug)]
+struct CellMoves {
+    rays: [u128; 6],
+    squeeze: u128,
+    colour: u8,
 }
 
 impl ShoulderToShoulder {
@@ -125,6 +139,13 @@ impl ShoulderToShoulder {
             description: describe::describe(variant, board),
             no_landing: std::array::from_fn(|p| all_homes & !homes[p]),
             closed: if variant == Variant::TwoPlayer { homes[BLUE as usize] } else { 0 },
+            cells: (0..board.len())
+                .map(|c| CellMoves {
+                    rays: std::array::from_fn(|d| board.rays[d][c]),
+                    squeeze: board.squeeze_mask[c],
+                    colour: board.colour[c],
+                })
+                .collect(),
         }
     }
 

@@ -2,7 +2,7 @@
 //! generation (with the pass), play, and the move text (parsing with errors
 //! that name the cell, notation, details).
 
-use super::board::{self, BLUE, COLOURS, SQUEEZE};
+use super::board::{self, cut_ray, BLUE, COLOURS, SQUEEZE};
 use super::{Move, Position, ShoulderToShoulder, Variant};
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
@@ -13,17 +13,21 @@ impl ShoulderToShoulder {
     /// Straight-move and squeeze destinations of the piece on `from`, moved
     /// by seat `p`, as two masks (they never overlap: a squeeze target is
     /// not on a straight line).
-    #[inline]
+    /// In line wherever it is used (issue #25: a call a piece, its result
+    /// through memory, in every list).
+    #[inline(always)]
     pub fn destinations(&self, pos: &Position, p: Player, from: u8) -> (u128, u128) {
-        let b = self.board;
         let occ = pos.occupied();
         let blockers = occ | self.closed;
-        let mut straight = 0u128;
-        for d in 0..6 {
-            straight |= b.reach(d, from, blockers);
-        }
-        straight &= !self.no_landing[p as usize];
-        let squeeze = if b.colour[from as usize] == p { b.squeeze_mask[from as usize] & !occ } else { 0 };
+        let t = &self.cells[from as usize];
+        let straight = cut_ray::<0>(t.rays[0], blockers)
+            | cut_ray::<1>(t.rays[1], blockers)
+            | cut_ray::<2>(t.rays[2], blockers)
+            | cut_ray::<3>(t.rays[3], blockers)
+            | cut_ray::<4>(t.rays[4], blockers)
+            | cut_ray::<5>(t.rays[5], blockers);
+        let straight = straight & !self.no_landing[p as usize];
+        let squeeze = if t.colour == p { t.squeeze & !occ } else { 0 };
         (straight, squeeze)
     }
 

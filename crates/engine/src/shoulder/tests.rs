@@ -1618,3 +1618,42 @@ fn written_text_is_the_pairs_text() {
     g.write_position(&g.start(), &mut s);
     assert_eq!(s, paired(&g, &g.start()));
 }
+
+/// `cut_ray`, a `u64` half at a time, is a ray cut at its first blocker
+/// as one `u128` cuts it: every cell and direction of the board, blockers
+/// drawn at random (a few, many, none, each half alone).
+#[test]
+fn rays_are_cut_at_their_first_blocker() {
+    let cut = |d: usize, ray: u128, blockers: u128| -> u128 {
+        let b = ray & blockers;
+        if b == 0 {
+            ray
+        } else if board::rising(d) {
+            ray & ((b & b.wrapping_neg()) - 1)
+        } else {
+            ray & u128::MAX.checked_shl(128 - b.leading_zeros()).unwrap_or(0)
+        }
+    };
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for c in 0..BOARD.len() as u8 {
+        for d in 0..6 {
+            for i in 0..64 {
+                let r = u128::from(next()) << 64 | u128::from(next());
+                let blockers = match i % 4 {
+                    0 => r & (u128::from(next()) << 64 | u128::from(next())),
+                    1 => r,
+                    2 => r & u128::from(u64::MAX),
+                    _ => r & !u128::from(u64::MAX),
+                } & BOARD.all();
+                let blockers = if i == 0 { 0 } else { blockers };
+                assert_eq!(BOARD.reach(d, c, blockers), cut(d, BOARD.rays[d][c as usize], blockers), "{c} {d}");
+            }
+        }
+    }
+}
