@@ -281,21 +281,42 @@ impl Board {
         if !self.is_built() {
             return None;
         }
-        crate::notation::quick_list(value, taken, |b, i| {
-            let (l, d) = (*b.get(*i)?, *b.get(*i + 1)?);
+        // [`crate::notation::quick_list`]'s loop with the cells gathered
+        // in two `u64` halves, each name's bit one shift and its doubling
+        // one test in its half, and `taken` looked at once at the end
+        // (a `u128`'s bit and test cost about fifteen instructions a name
+        // more). The same set, or `None`, where it answers.
+        let b = value.as_bytes();
+        let mut halves = [0u64; 2];
+        let mut i = 0;
+        loop {
+            let (l, d) = (*b.get(i)?, *b.get(i + 1)?);
             if !l.is_ascii_lowercase() || !(b'1'..=b'9').contains(&d) {
                 return None;
             }
             let mut n = (d - b'0') as usize;
-            *i += 2;
+            i += 2;
             if n == 1 {
-                if let Some(&e @ b'0'..=b'5') = b.get(*i) {
+                if let Some(&e @ b'0'..=b'5') = b.get(i) {
                     n = 10 + (e - b'0') as usize;
-                    *i += 1;
+                    i += 1;
                 }
             }
-            table[(l - b'a') as usize * 16 + n].checked_sub(1)
-        })
+            let c = table[(l - b'a') as usize * 16 + n].checked_sub(1)?;
+            let half = &mut halves[usize::from(c >> 6) & 1];
+            let m = 1u64 << (c & 63);
+            if *half & m != 0 {
+                return None;
+            }
+            *half |= m;
+            match b.get(i) {
+                None => break,
+                Some(b',') => i += 1,
+                Some(_) => return None,
+            }
+        }
+        let set = u128::from(halves[1]) << 64 | u128::from(halves[0]);
+        (set & taken == 0).then_some(set)
     }
 
     /// Appends the names of the cells of `set`, comma-separated, as

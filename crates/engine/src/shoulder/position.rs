@@ -103,8 +103,22 @@ impl ShoulderToShoulder {
         (i == b.len()).then_some(out)
     }
 
-    pub(super) fn parse_games(r: &mut Pairs<'_>, key: &str, default: u8) -> Result<u8, RulesError> {
-        let n = r.take_u32(key, default as u32)?;
+    /// The value of `key` (`game` or `games`; `default` when absent) as
+    /// a game's number: 1 to [`MAX_GAMES`].
+    pub(super) fn parse_games(key: &str, v: Option<&str>, default: u8) -> Result<u8, RulesError> {
+        let n = match v.map(str::as_bytes) {
+            None => return Ok(default),
+            // One or two digits (every text this service writes) read in
+            // place; anything else as `Pairs::take_u32` reads it, with
+            // its error.
+            Some(&[d @ b'1'..=b'9']) => return Ok(d - b'0'),
+            Some(&[a @ b'1'..=b'9', d @ b'0'..=b'9']) => return Ok((a - b'0') * 10 + (d - b'0')),
+            Some(_) => {
+                let v = v.unwrap_or_default();
+                v.parse::<u32>()
+                    .map_err(|_| RulesError::bad_position(key, format!("`{key}={v}`: expected a whole number")))?
+            }
+        };
         if !(1..=MAX_GAMES as u32).contains(&n) {
             return Err(RulesError::bad_position(key, format!("`{key}={n}`: expected 1 to {MAX_GAMES}")));
         }
@@ -164,8 +178,12 @@ pub(super) fn read(g: &ShoulderToShoulder, mut r: Pairs<'_>) -> Result<Position,
             return Err(RulesError::bad_position(key, msg).with_cell(hn));
         }
     }
-    let games = ShoulderToShoulder::parse_games(&mut r, "games", g.default_games())?;
-    let game = ShoulderToShoulder::parse_games(&mut r, "game", 1)?;
+    // Taken in the order a text writes them, so each is found at once
+    // (`Pairs::take` looks after the pair taken last first), then read
+    // `games` first, for its errors.
+    let (game, games) = (r.take("game"), r.take("games"));
+    let games = ShoulderToShoulder::parse_games("games", games, g.default_games())?;
+    let game = ShoulderToShoulder::parse_games("game", game, 1)?;
     if game > games {
         return Err(RulesError::bad_position("game", format!("`game={game}` is beyond the match's {games} games")));
     }

@@ -1657,3 +1657,34 @@ fn rays_are_cut_at_their_first_blocker() {
         }
     }
 }
+
+/// `game` and `games` of one or two digits are read in place (issue #25),
+/// any other value as a number is read everywhere (`Pairs::take_u32`):
+/// the same numbers and the same errors, `games`' first when both are
+/// wrong.
+#[test]
+fn match_numbers_read_in_place_are_the_general_ones() {
+    let g = three();
+    let values = ["1", "3", "9", "10", "12", "99", "0", "00", "05", "100", "+3", "x", "3x", "", "4294967296", "1 0"];
+    let general = |key: &str, v: &str| match v.parse::<u32>() {
+        Ok(n) if (1..=99).contains(&n) => Ok(n as u8),
+        Ok(n) => Err(format!("`{key}={n}`: expected 1 to 99")),
+        Err(_) => Err(format!("`{key}={v}`: expected a whole number")),
+    };
+    for game in values {
+        for games in values {
+            let text = format!("to_move=red; red=a1,m5; green=a2,m3; blue=a3; game={game}; games={games}");
+            let Ok(record) = Record::parse(&text) else { continue };
+            let expected =
+                general("games", games).and_then(|n| Ok((general("game", game)?, n))).and_then(|(game, games)| {
+                    if game > games {
+                        Err(format!("`game={game}` is beyond the match's {games} games"))
+                    } else {
+                        Ok((game, games))
+                    }
+                });
+            let read = g.from_record(record).map(|p| (p.game, p.games)).map_err(|e| e.message);
+            assert_eq!(read, expected, "{text}");
+        }
+    }
+}
