@@ -306,7 +306,7 @@ pub(super) fn describe_legal<const KEEP: bool>(
     // piece's destinations (the two kinds never overlap) as byte counts
     // of their halves, folded into the lanes (issue #25: without a
     // `popcnt` instruction in the build, four `count_ones` of 64 bits a
-    // piece cost about 70 instructions; this about 30). A lane gains at
+    // piece cost about 70 instructions; this about 35). A lane gains at
     // most 32 a piece, so it holds 2,000 pieces.
     let mut lanes = 0u64;
     for from in Bits(pos.pieces[me as usize]) {
