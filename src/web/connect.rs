@@ -79,9 +79,13 @@ fn content_type(headers: &HeaderMap) -> &str {
     headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
 
-/// The media type without parameters, lower case.
-fn media_type(headers: &HeaderMap) -> String {
-    content_type(headers).split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+/// The media type without parameters (compare it with
+/// [`str::eq_ignore_ascii_case`]: media types are ASCII and
+/// case-insensitive). Borrowed, where a lower-case copy cost every gRPC
+/// call through the rules service an allocation and some 300
+/// instructions (issue #25).
+fn media_type(headers: &HeaderMap) -> &str {
+    content_type(headers).split(';').next().unwrap_or("").trim()
 }
 
 impl<S, B> Service<Request<Body>> for WebService<S>
@@ -110,11 +114,16 @@ where
             }
             // No gRPC flavour is a GET: a plain 404 for browsers and curl.
             HttpMethod::GET | HttpMethod::HEAD => Kind::NotFound,
-            HttpMethod::POST if path.starts_with(PREFIX) => match media_type(req.headers()).as_str() {
-                "application/json" => Kind::Unary,
-                "application/connect+json" => Kind::Stream,
-                _ => Kind::Pass,
-            },
+            HttpMethod::POST if path.starts_with(PREFIX) => {
+                let media = media_type(req.headers());
+                if media.eq_ignore_ascii_case("application/json") {
+                    Kind::Unary
+                } else if media.eq_ignore_ascii_case("application/connect+json") {
+                    Kind::Stream
+                } else {
+                    Kind::Pass
+                }
+            }
             _ => Kind::Pass,
         };
         let limit = self.max_request_bytes;

@@ -371,7 +371,9 @@ impl<'a> Pairs<'a> {
         (INLINE_PAIRS..n).find(|&i| open(i))
     }
 
-    /// The value of `key`, without consuming it.
+    /// The value of `key`, without consuming it. In line, as
+    /// [`Pairs::take`]: a constant key's tag is worked out at compile time.
+    #[inline(always)]
     pub fn get(&self, key: &str) -> Option<&'a str> {
         self.find(key).map(|i| self.at(i).1)
     }

@@ -133,6 +133,52 @@ pub fn cell_name(c: u8) -> String {
     name
 }
 
+/// Every cell's name, in board order (a position's text names every
+/// piece: its lists are written from these, packed, issue #25;
+/// `names_table_is_push_cell_name` checks them).
+pub static NAMES: [&str; CELLS] = [
+    "1a", "1b", "1c", "1d", "2a", "2b", "2c", "2d", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "4d", "5a", "5b", "5c",
+    "5d", "6a", "6b", "6c", "6d", "7a", "7b", "7c", "7d", "8a", "8b", "8c", "8d", "9a", "9b", "9c", "9d", "10a", "10b",
+    "10c", "10d", "11a", "11b", "11c", "11d", "12a", "12b", "12c", "12d", "13a", "13b", "13c", "13d", "14a", "14b",
+    "14c", "14d", "15a", "15b", "15c", "15d", "16a", "16b", "16c", "16d", "17a", "17b", "17c", "17d", "18a", "18b",
+    "18c", "18d", "19a", "19b", "19c", "19d", "20a", "20b", "20c", "20d", "21a", "21b", "21c", "21d", "22a", "22b",
+    "22c", "22d", "23a", "23b", "23c", "23d", "24a", "24b", "24c", "24d", "25a", "25b", "25c", "25d", "26a", "26b",
+    "26c", "26d", "27a", "27b", "27c", "27d", "28a", "28b", "28c", "28d", "29a", "29b", "29c", "29d", "30a", "30b",
+    "30c", "30d",
+];
+
+/// The cells of a list written as a position's text writes it: names (a
+/// column of one or two digits without a leading zero, 1 to 30, then a
+/// lane letter) with one comma between, nothing else, none of them
+/// doubled or in `taken`. `None` for anything else (spaces, empty items,
+/// unknown or doubled names), which [`crate::notation::parse_cells`] then
+/// reads, with its errors: for what this accepts it gives the same cells
+/// (issue #25: as Scala's and the Squeeze family's `quick_cells`, a name
+/// read by its bytes where [`parse_cell`] trimmed it and searched the
+/// lane letters).
+#[inline]
+pub fn quick_cells(value: &str, taken: u128) -> Option<u128> {
+    crate::notation::quick_list(value, taken, |b, i| {
+        let d = *b.get(*i)?;
+        if !(b'1'..=b'9').contains(&d) {
+            return None;
+        }
+        let mut col = d - b'0';
+        let mut l = *b.get(*i + 1)?;
+        *i += 1;
+        if l.is_ascii_digit() {
+            col = col * 10 + (l - b'0');
+            *i += 1;
+            l = *b.get(*i)?;
+        }
+        if !(b'a'..=b'd').contains(&l) || col > COLUMNS {
+            return None;
+        }
+        *i += 1;
+        Some(cell(col, l - b'a'))
+    })
+}
+
 /// Appends the name of a cell to `out` (no formatting machinery: move
 /// lists name two cells per move, hundreds of moves a call). In line: a
 /// call of its own cost GenerateMoves about 6 k instructions.
@@ -157,6 +203,13 @@ mod tests {
         }
         for bad in ["0a", "31a", "1e", "a", "01a", "1", "", "1A", "100a"] {
             assert_eq!(parse_cell(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn names_table_is_push_cell_name() {
+        for c in 0..CELLS as u8 {
+            assert_eq!(NAMES[c as usize], cell_name(c));
         }
     }
 

@@ -36,7 +36,12 @@ pub(super) fn read(game: &Contiguity, mut r: Pairs<'_>) -> Result<Position, Rule
     let mut pos =
         Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0, white_seat: 0 };
     if game.variant == Variant::Default {
-        if let Some(k) = BIDDING_KEYS.iter().find(|k| r.get(k).is_some()) {
+        // Each key a constant, so `Pairs::get` works out its tag at compile
+        // time and answers most texts (none of these keys) from a bit
+        // (issue #25: a loop over the names computed each tag, about 120
+        // instructions a call).
+        let given = [r.get("phase"), r.get("bid"), r.get("bidder"), r.get("bidder_moves")];
+        if let Some((k, _)) = BIDDING_KEYS.iter().zip(given).find(|(_, v)| v.is_some()) {
             return Err(RulesError::bad_position(*k, format!("`{k}` belongs to the bidding variant")));
         }
     } else {
@@ -62,7 +67,15 @@ fn read_pieces(r: &mut Pairs<'_>) -> Result<[u128; 2], RulesError> {
     for p in [WHITE, RED] {
         let key = PLAYER_NAMES[p as usize];
         if let Some(v) = r.take(key) {
-            pieces[p as usize] = parse_cells(key, v, &mut occupied, parse_cell)?;
+            // A list as the position's text writes it the quick way, any
+            // other the general one (its errors).
+            pieces[p as usize] = match board::quick_cells(v, occupied) {
+                Some(set) => {
+                    occupied |= set;
+                    set
+                }
+                None => parse_cells(key, v, &mut occupied, parse_cell)?,
+            };
             let n = pieces[p as usize].count_ones();
             if n == 0 {
                 return Err(RulesError::bad_position(key, format!("{key} has no pieces; pieces are never removed")));
@@ -132,14 +145,28 @@ fn read_bidding_keys(r: &mut Pairs<'_>, pos: &mut Position) -> Result<(), RulesE
     Ok(())
 }
 
+/// The board's names packed for [`crate::notation::push_packed`].
+static PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&board::NAMES);
+
+/// Appends the names of the pieces of `set`, comma-separated, as
+/// [`push_cells`] of [`board::push_cell_name`] does (from the packed
+/// table, as Scala's lists: issue #25).
+#[inline]
+fn push_list(out: &mut String, set: u128) {
+    match &PACKED {
+        Some(p) => crate::notation::push_packed(out, set, p),
+        None => push_cells(out, set, board::push_cell_name),
+    }
+}
+
 /// Writes a position's pairs, into a record or straight into its text.
 pub(super) fn write<S: Sink>(game: &Contiguity, pos: &Position, r: &mut S) {
     r.pair_str("to_move", PLAYER_NAMES[pos.to_move as usize]);
     if game.variant == Variant::Bidding {
         r.pair_str("phase", pos.phase.name());
     }
-    r.pair("white", |o| push_cells(o, pos.pieces[0], board::push_cell_name));
-    r.pair("red", |o| push_cells(o, pos.pieces[1], board::push_cell_name));
+    r.pair("white", |o| push_list(o, pos.pieces[0]));
+    r.pair("red", |o| push_list(o, pos.pieces[1]));
     if let (Some(b), Some(p)) = (pos.bid, pos.bidder) {
         r.pair("bid", |o| push_number(o, b.into()));
         r.pair_str("bidder", PLAYER_NAMES[p as usize]);
@@ -167,4 +194,26 @@ pub(super) fn pieces(pos: &Position) -> Vec<PieceAt> {
 
 fn parse_player(key: &str, v: &str) -> Result<Player, RulesError> {
     parse_name(key, v, &PLAYER_NAMES).map(|i| i as Player)
+}
+
+#[cfg(test)]
+mod tests {
+    /// `push_list` (packed names, issue #25) writes what `push_cells` of
+    /// `push_cell_name` wrote, for random sets of pieces and the full
+    /// board.
+    #[test]
+    fn push_list_is_push_cells() {
+        let all = (1u128 << super::board::CELLS) - 1;
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..3_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let set = if i == 0 { all } else { ((u128::from(seed) << 56) ^ u128::from(seed.rotate_left(9))) & all };
+            let (mut a, mut b) = (String::from("white="), String::from("white="));
+            super::push_list(&mut a, set);
+            super::push_cells(&mut b, set, super::board::push_cell_name);
+            assert_eq!(a, b);
+        }
+    }
 }

@@ -626,3 +626,71 @@ fn the_bidding_variant_has_its_own_level_scale() {
     assert_eq!(bidding().level_scale(), LevelScale::ContiguityBidding);
     assert_eq!(game().level_scale(), LevelScale::Squeeze);
 }
+
+#[test]
+fn quick_cells_is_the_general_reader() {
+    // A position's lists read the quick way (issue #25, fourteenth pass),
+    // as Scala's: along random walks of both variants, every list as a
+    // position's text writes it, and altered (spaces, empty items,
+    // doubles, names off the board or malformed, other pieces' cells
+    // taken), goes through both `board::quick_cells` and
+    // `notation::parse_cells`; where the quick one answers it answers as
+    // the general one, and it answers for every list as written.
+    use super::board::{parse_cell, quick_cells, NAMES};
+    use crate::notation::{parse_cells, push_names};
+    let all = (1u128 << CELLS) - 1;
+    let (mut answered, mut written_lists) = (0, 0);
+    for g in [Contiguity::new(Variant::Default), Contiguity::new(Variant::Bidding)] {
+        for seed in 0..4u64 {
+            let mut p = g.start();
+            for step in 0..50u64 {
+                let occupied = p.occupied();
+                for set in [p.pieces[0], p.pieces[1]] {
+                    let mut written = String::new();
+                    push_names(&mut written, set, |c| NAMES[c as usize]);
+                    let others = occupied & !set;
+                    let mut texts = vec![written.clone(), format!("{written},"), format!(",{written}")];
+                    texts.push(written.replacen(',', ", ", 1));
+                    texts.push(written.replacen(',', ",,", 1));
+                    texts.push(format!(" {written}"));
+                    texts.push(format!("{written},{}", written.split(',').next().unwrap_or("")));
+                    texts.push(format!("{written},{}", written.split(',').next_back().unwrap_or("")));
+                    for bad in [
+                        "0a", "31a", "1e", "a", "01a", "1", "1A", "100a", "30", "3a0", "9d ", "é1", "10", "29", "30e",
+                        "99a", "1aa",
+                    ] {
+                        texts.push(format!("{written},{bad}"));
+                        texts.push(format!("{bad},{written}"));
+                    }
+                    let one = bit((seed * 37 + step * 11) as u8 % CELLS as u8);
+                    for taken in [0, others, one, all & !set, all] {
+                        for t in &texts {
+                            let mut occ = taken;
+                            let general = parse_cells("white", t, &mut occ, parse_cell);
+                            match quick_cells(t, taken) {
+                                Some(q) => {
+                                    answered += 1;
+                                    assert_eq!(general.as_ref().ok(), Some(&q), "{t}");
+                                    assert_eq!(occ, taken | q, "{t}");
+                                }
+                                None => assert!(
+                                    t != &written || general.is_err() || set == 0,
+                                    "`{t}` as written, not read the quick way"
+                                ),
+                            }
+                        }
+                    }
+                    if !written.is_empty() && set & others == 0 {
+                        written_lists += 1;
+                        assert_eq!(quick_cells(&written, others), Some(set), "{written}");
+                    }
+                }
+                if g.outcome(&p) != Outcome::Ongoing {
+                    break;
+                }
+                p = crate::playout::random_playout(&g, &p, seed * 1000 + step, 1).0;
+            }
+        }
+    }
+    assert!(answered > 2_000 && written_lists > 500, "{answered} answered, {written_lists} lists");
+}

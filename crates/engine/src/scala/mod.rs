@@ -212,7 +212,18 @@ impl Game for Scala {
         _view: &mut MoveView,
         each: &mut dyn FnMut(crate::game::Described<'_>),
     ) {
-        moves::describe_legal(self, pos, legal, each)
+        moves::describe_legal::<true>(self, pos, legal, each);
+    }
+
+    fn describe_legal_counted(
+        &self,
+        pos: &Position,
+        room: &mut Vec<Move>,
+        _passed: bool,
+        _view: &mut MoveView,
+        each: &mut dyn FnMut(crate::game::Described<'_>),
+    ) -> usize {
+        moves::describe_legal::<false>(self, pos, room, each)
     }
 
     #[inline]

@@ -790,16 +790,21 @@ fn sequence<'r>(parent: &[u8], from: u8, to: u8, route: &'r mut [u8; CELLS]) -> 
 /// once: the verdict both keeps the move (or not, in the original rules)
 /// and gives its captures. The moves and their descriptions are
 /// `legal_moves`' and `describe_moves`', in order
-/// (`tests::describe_legal_is_legal_moves_then_describe_moves`).
-pub(super) fn describe_legal(
+/// (`tests::describe_legal_is_legal_moves_then_describe_moves`). Returns
+/// the number of moves; with `KEEP` false they are counted, not pushed
+/// onto `legal`
+/// ([`Game::describe_legal_counted`](crate::game::Game::describe_legal_counted),
+/// issue #25).
+pub(super) fn describe_legal<const KEEP: bool>(
     g: &Scala,
     pos: &Position,
     legal: &mut Vec<Move>,
     each: &mut dyn FnMut(crate::game::Described<'_>),
-) {
+) -> usize {
     if g.decided(pos).is_some() {
-        return;
+        return 0;
     }
+    let mut count = 0;
     let me = pos.to_move as usize;
     let mine = pos.stones[me];
     let all = pos.occupied();
@@ -870,7 +875,10 @@ pub(super) fn describe_legal(
                     Verdict::MoverLoses { .. } => 0,
                 }
             };
-            legal.push(Move { from, to });
+            if KEEP {
+                legal.push(Move { from, to });
+            }
+            count += 1;
             let step = steps & to_bit != 0;
             let kind = if step { MoveKind::Step } else { MoveKind::Jump };
             if step || parent[to as usize] == from {
@@ -884,6 +892,7 @@ pub(super) fn describe_legal(
             each(crate::game::Described::Path { kind, path, sep: b'-', captured });
         }
     }
+    count
 }
 
 /// The cells of a position as [`jump_reach`] reads them: `occupied[c]`

@@ -1144,8 +1144,16 @@ fn describe_legal_is_legal_moves_then_describe_moves() {
             let mut view =
                 crate::game::MoveView { notation: String::new(), details: MoveDetails::action(MoveKind::Action) };
             let mut shown = Vec::new();
-            g.describe_legal(pos, &mut fused, false, &mut view, &mut |m| shown.push(m.to_view(|c| d.cell_name(c))));
+            g.describe_legal(pos, &mut fused, false, &mut view, &mut |m| {
+                m.each(|m| shown.push(m.to_view(|c| d.cell_name(c))))
+            });
             assert_eq!(fused, legal, "{pos:?}");
+            // Counted (fans included, issue #25): the same descriptions.
+            let mut counted = Vec::new();
+            let n = g.describe_legal_counted(pos, &mut Vec::new(), false, &mut view, &mut |m| {
+                m.each(|m| counted.push(m.to_view(|c| d.cell_name(c))))
+            });
+            assert_eq!((n, &counted), (legal.len(), &shown), "{pos:?}");
             let mut apart = Vec::new();
             g.describe_moves(pos, &legal, false, &mut view, &mut |m| apart.push(m.to_view(|c| d.cell_name(c))));
             assert_eq!(shown, apart, "{pos:?}");
