@@ -291,9 +291,16 @@ impl PlayerSpec {
             PlayerSpec::Random | PlayerSpec::Greedy => {
                 SuggestBudget { seed, player: Strategy::Greedy, ..Default::default() }
             }
+            // A level here is its iterations (or positions) alone: its
+            // time cap guards a server against a runaway call, and on a
+            // loaded machine it would cut the stronger levels' searches
+            // short (three-player Shoulder to Shoulder's `hard` made 8 217
+            // of its 10 000 iterations in its 10 s at nice 15 beside two
+            // builds), so the games would depend on the load and no longer
+            // replay. The arena measures the level as an idle machine plays it.
             PlayerSpec::Level(l) => SuggestBudget {
                 seed,
-                time_limit: l.time_limit,
+                time_limit: None,
                 max_iterations: l.iterations(scale),
                 max_nodes: l.max_nodes(scale),
                 player: l.strategy(scale),
@@ -802,6 +809,10 @@ mod tests {
         assert!(strong.max_nodes(LevelScale::Scala) > 0);
         let spec: PlayerSpec = "level:hard".parse().unwrap();
         assert_eq!(spec.budget(LevelScale::Scala, 1).max_nodes, 0);
+        // ... but not its time cap: the arena's games must not depend on the load.
+        assert!(Level::named("hard").unwrap().time_limit.is_some());
+        assert_eq!(spec.budget(LevelScale::Scala, 1).time_limit, None);
+        assert_eq!(spec.budget(LevelScale::Scala, 1).max_iterations, 30_000);
         assert_eq!("ab".parse::<PlayerSpec>().unwrap().to_string(), "ab:ms=200");
         for bad in ["ab:zz=1", "ab:depth=-1", "abc", "ab:ms"] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
