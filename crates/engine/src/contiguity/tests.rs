@@ -694,3 +694,117 @@ fn quick_cells_is_the_general_reader() {
     }
     assert!(answered > 2_000 && written_lists > 500, "{answered} answered, {written_lists} lists");
 }
+
+/// Whether `game` reads `t` as `from_pairs` does (the same position or
+/// the same error), and calls it canonical ([`Game::from_text_pairs`]
+/// covering the whole text) exactly when writing the position read gives
+/// `t` again; `Some(canonical)` when read.
+fn canonical_as_written<G: Game>(game: &G, t: &str) -> Option<bool> {
+    use crate::notation::Pairs;
+    let general = Pairs::parse(t).and_then(|r| game.from_pairs(r));
+    let quick = Pairs::parse(t).and_then(|r| {
+        let all = (r.len(), t.len());
+        game.from_text_pairs(r, t).map(|(p, written)| (p, written == Some(all)))
+    });
+    match (general, quick) {
+        (Ok(a), Ok((b, is_canonical))) => {
+            assert_eq!(a, b, "{t}");
+            let mut again = String::new();
+            game.write_position(&b, &mut again);
+            assert_eq!(is_canonical, again == t, "`{t}` (written `{again}`)");
+            Some(is_canonical)
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a, b, "{t}");
+            None
+        }
+        (a, b) => panic!("`{t}`: {a:?} against {b:?}"),
+    }
+}
+
+#[test]
+fn a_text_is_called_canonical_exactly_when_it_is_written_so() {
+    // A view copies a position's text back when the reader calls it
+    // canonical (issue #25): along random walks of both variants, every
+    // position's written text, and altered (keys reordered, spaces, `;`
+    // doubled, lists out of order, numbers with a sign or a leading zero,
+    // keys that are read but not written, the ply keys in and out of
+    // order), reads as the general reader reads it, and is called
+    // canonical exactly when writing the position read gives the same
+    // bytes; both for the game alone and wrapped as the service serves it
+    // (`Bounded`: `ply`, `max_plies`, `resigned`).
+    let (mut canonical, mut other) = (0, 0);
+    for g in [Contiguity::new(Variant::Default), Contiguity::new(Variant::Bidding)] {
+        let bounded = Bounded::new(Contiguity::new(g.variant()));
+        for seed in 0..6u64 {
+            let mut p = g.start();
+            for step in 0..60u64 {
+                let mut written = String::new();
+                g.write_position(&p, &mut written);
+                let pairs: Vec<&str> = written.split("; ").collect();
+                let mut texts =
+                    vec![written.clone(), format!(" {written}"), format!("{written} "), format!("{written};")];
+                texts.push(written.replace("; ", ";"));
+                texts.push(written.replacen("; ", " ; ", 1));
+                texts.push(written.replacen('=', " = ", 1));
+                texts.push(written.replacen("; ", ";; ", 1));
+                texts.push(written.replace("; ", ";  "));
+                for i in 0..pairs.len() {
+                    for j in i + 1..pairs.len() {
+                        let mut q = pairs.clone();
+                        q.swap(i, j);
+                        texts.push(q.join("; "));
+                    }
+                }
+                for key in ["white=", "red="] {
+                    if let Some(at) = written.find(key) {
+                        let start = at + key.len();
+                        let end = written[start..].find(';').map_or(written.len(), |e| start + e);
+                        let mut names: Vec<&str> = written[start..end].split(',').collect();
+                        names.reverse();
+                        texts.push(format!("{}{}{}", &written[..start], names.join(","), &written[end..]));
+                        names.rotate_left(1);
+                        texts.push(format!("{}{}{}", &written[..start], names.join(","), &written[end..]));
+                        texts.push(format!("{}{}{}", &written[..start], names.join(", "), &written[end..]));
+                    }
+                }
+                for (from, to) in [("bid=", "bid=+"), ("bid=", "bid=0"), ("bidder_moves=", "bidder_moves=0")] {
+                    texts.push(written.replacen(from, to, 1));
+                }
+                for extra in [
+                    "bidder_moves=0",
+                    "ply=3",
+                    "ply=0",
+                    "ply=03",
+                    "ply=+3",
+                    "ply= 3",
+                    "max_plies=9",
+                    "ply=3; max_plies=9",
+                    "max_plies=9; ply=3",
+                    "ply=3;max_plies=9",
+                    "ply=3; resigned=red",
+                    "resigned=white",
+                    "resigned=red; ply=3",
+                    "white_seat=first",
+                    "phase=play",
+                ] {
+                    texts.push(format!("{written}; {extra}"));
+                    texts.push(format!("{extra}; {written}"));
+                }
+                for t in &texts {
+                    canonical_as_written(&g, t);
+                    match canonical_as_written(&bounded, t) {
+                        Some(true) => canonical += 1,
+                        Some(false) => other += 1,
+                        None => {}
+                    }
+                }
+                if g.outcome(&p) != Outcome::Ongoing {
+                    break;
+                }
+                p = crate::playout::random_playout(&g, &p, seed * 1000 + step, 1).0;
+            }
+        }
+    }
+    assert!(canonical > 1_000 && other > 4_000, "{canonical} canonical, {other} not");
+}
