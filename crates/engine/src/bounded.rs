@@ -67,17 +67,6 @@ impl<G: Game> Bounded<G> {
         }
     }
 
-    /// The `resigned` key, read.
-    fn resigned(&self, pairs: &mut Pairs<'_>) -> Result<Option<Player>, RulesError> {
-        Ok(match pairs.take("resigned") {
-            None => None,
-            Some(v) => Some(self.description.player_index(v.trim()).ok_or_else(|| {
-                let names: Vec<&str> = self.description.players.iter().map(|p| p.name).collect();
-                RulesError::bad_position("resigned", format!("`resigned={v}`: expected one of {}", names.join(", ")))
-            })?),
-        })
-    }
-
     fn limit_reached(pos: &BoundedPosition<G::Position>) -> bool {
         pos.resigned.is_some() || (pos.max_plies > 0 && pos.ply >= pos.max_plies)
     }
@@ -113,52 +102,18 @@ impl<G: Game> Game for Bounded<G> {
     fn from_pairs(&self, mut pairs: Pairs<'_>) -> Result<Self::Position, RulesError> {
         let ply = pairs.take_u32("ply", 0)?;
         let max_plies = pairs.take_u32("max_plies", 0)?;
-        let resigned = self.resigned(&mut pairs)?;
+        let resigned = match pairs.take("resigned") {
+            None => None,
+            Some(v) => Some(self.description.player_index(v.trim()).ok_or_else(|| {
+                let names: Vec<&str> = self.description.players.iter().map(|p| p.name).collect();
+                RulesError::bad_position("resigned", format!("`resigned={v}`: expected one of {}", names.join(", ")))
+            })?),
+        };
         let inner = self.game.from_pairs(pairs)?;
         if resigned.is_some() && self.game.outcome(&inner).is_over() {
             return Err(RulesError::bad_position("resigned", "the game was already over: nobody can resign"));
         }
         Ok(BoundedPosition { inner, ply, max_plies, resigned })
-    }
-
-    fn from_text_pairs(
-        &self,
-        mut pairs: Pairs<'_>,
-        text: &str,
-    ) -> Result<(Self::Position, Option<(usize, usize)>), RulesError> {
-        // `from_pairs`, then where the text ends what `write_position`
-        // writes (issue #25): the game's own pairs, then this wrapper's,
-        // last, as `write_bounds` writes them (a `ply` of 0 is not written,
-        // a number with a sign or a leading zero not as written).
-        let ply = pairs.take_u32("ply", 0)?;
-        let max_plies = pairs.take_u32("max_plies", 0)?;
-        let resigned = self.resigned(&mut pairs)?;
-        let mut keys = [""; 3];
-        let mut k = 0;
-        for (key, written) in [("ply", ply != 0), ("max_plies", max_plies != 0), ("resigned", resigned.is_some())] {
-            if written {
-                keys[k] = key;
-                k += 1;
-            }
-        }
-        let first = pairs.len().saturating_sub(k);
-        let at = pairs.start_of(text, first);
-        let tail = pairs.laid_out_from(text, first, at, &keys[..k]).filter(|&end| {
-            end == text.len()
-                && (first..first + k).zip(&keys).all(|(i, &key)| match key {
-                    "resigned" => pairs.value_at(i) == resigned.map(|p| self.description.players[p as usize].name),
-                    _ => pairs.value_at(i).is_some_and(crate::notation::is_plain_number),
-                })
-        });
-        let (inner, written) = self.game.from_text_pairs(pairs, text)?;
-        if resigned.is_some() && self.game.outcome(&inner).is_over() {
-            return Err(RulesError::bad_position("resigned", "the game was already over: nobody can resign"));
-        }
-        let written = match (tail, written) {
-            (Some(_), Some((n, end))) if n == first && end == at => Some((first + k, text.len())),
-            _ => None,
-        };
-        Ok((BoundedPosition { inner, ply, max_plies, resigned }, written))
     }
 
     fn to_record(&self, pos: &Self::Position) -> Record {

@@ -225,20 +225,6 @@ pub fn read<G: Game>(game: &G, given: Given<'_>) -> Result<G::Position, RulesErr
     }
 }
 
-/// [`read`], and the given text when it is the position's canonical text
-/// ([`Game::from_text_pairs`]): a view of the position copies it instead
-/// of printing the position again (issue #25).
-fn read_text<'a, G: Game>(game: &G, given: Given<'a>) -> Result<(G::Position, Option<&'a str>), RulesError> {
-    match given {
-        Given::Text(t) => {
-            let pairs = Pairs::parse(t)?;
-            let all = (pairs.len(), t.len());
-            game.from_text_pairs(pairs, t).map(|(p, written)| (p, (written == Some(all)).then_some(t)))
-        }
-        Given::Record(r) => game.from_record(r).map(|p| (p, None)),
-    }
-}
-
 /// Every game, object-safe: positions go in as text or records, views come
 /// out. The `*_given` methods take either; the others, a record.
 pub trait AnyGame: Send + Sync {
@@ -365,14 +351,8 @@ pub fn view<G: Game>(game: &G, pos: &G::Position) -> StateView {
 /// call (issue #25; in Contiguity and Shoulder to Shoulder it is a
 /// connectivity check); the piece list only when `shown` asks for it.
 pub fn view_with<G: Game>(game: &G, pos: &G::Position, outcome: Outcome, shown: Shown) -> StateView {
-    view_read(game, pos, outcome, shown, None)
-}
-
-/// [`view_with`] of a position read from `text` when that is its canonical
-/// text ([`read_text`]): copied, not printed again.
-fn view_read<G: Game>(game: &G, pos: &G::Position, outcome: Outcome, shown: Shown, text: Option<&str>) -> StateView {
     let standing = game.match_standing_given(pos, &outcome);
-    view_known(game, pos, outcome, standing, shown, text)
+    view_known(game, pos, outcome, standing, shown)
 }
 
 /// [`view_with`] of a position whose match standing is known too (an
@@ -383,26 +363,10 @@ fn view_known<G: Game>(
     outcome: Outcome,
     standing: Option<MatchStanding>,
     shown: Shown,
-    text: Option<&str>,
 ) -> StateView {
     let d = game.description();
-    let position = match text {
-        // The text the position was read from, when the game says it is
-        // what `write_position` would write (issue #25).
-        // Into room of the usual size, as a printed one: an allocation of
-        // the text's own size missed the allocator's cache of that size
-        // (about 800 instructions a call more in `_int_malloc`).
-        Some(t) => {
-            let mut position = String::with_capacity(POSITION_CAPACITY.max(t.len()));
-            position.push_str(t);
-            position
-        }
-        None => {
-            let mut position = String::with_capacity(POSITION_CAPACITY);
-            game.write_position(pos, &mut position);
-            position
-        }
-    };
+    let mut position = String::with_capacity(POSITION_CAPACITY);
+    game.write_position(pos, &mut position);
     let record = Record::of_text(if shown.record { position.clone() } else { String::new() });
     let seats = d.seats().len() as Player;
     let seat_colours: Vec<Option<Player>> = (0..seats).map(|s| game.seat_colour(pos, s)).collect();
@@ -740,17 +704,17 @@ impl<G: Game> AnyGame for G {
     }
 
     fn load_given(&self, given: Given<'_>, shown: Shown) -> Result<StateView, RulesError> {
-        let (pos, text) = read_text(self, given)?;
-        Ok(view_read(self, &pos, self.outcome(&pos), shown, text))
+        let pos = read(self, given)?;
+        Ok(view_with(self, &pos, self.outcome(&pos), shown))
     }
 
     fn moves_given(&self, given: Given<'_>, shown: Shown) -> Result<(StateView, Vec<MoveView>), RulesError> {
-        let (pos, text) = read_text(self, given)?;
+        let pos = read(self, given)?;
         let mut legal = Vec::new();
         self.legal_moves(&pos, &mut legal);
         let outcome = outcome_given(self, &pos, !legal.is_empty());
         let moves = legal.into_iter().map(|m| move_view(self, &pos, m)).collect();
-        Ok((view_read(self, &pos, outcome, shown, text), moves))
+        Ok((view_with(self, &pos, outcome, shown), moves))
     }
 
     fn each_move_given(
@@ -760,7 +724,7 @@ impl<G: Game> AnyGame for G {
         passed: bool,
         each: &mut dyn FnMut(Described<'_>),
     ) -> Result<(StateView, usize), RulesError> {
-        let (pos, text) = read_text(self, given)?;
+        let pos = read(self, given)?;
         // Room for the usual list at once, not grown by doubling (three or
         // four reallocations and copies for a list of a few dozen moves).
         let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
@@ -771,7 +735,7 @@ impl<G: Game> AnyGame for G {
             MoveView { notation: String::new(), details: MoveDetails::action(crate::game::MoveKind::Action) };
         let n = self.describe_legal_counted(&pos, &mut legal, passed, &mut described, each);
         let outcome = outcome_given(self, &pos, n != 0);
-        Ok((view_read(self, &pos, outcome, shown, text), n))
+        Ok((view_with(self, &pos, outcome, shown), n))
     }
 
     fn entry_given(
@@ -865,12 +829,12 @@ impl<G: Game> AnyGame for G {
         shown: Shown,
         cells: bool,
     ) -> Result<(StateView, Evaluation), RulesError> {
-        let (pos, text) = read_text(self, given)?;
+        let pos = read(self, given)?;
         let e = Game::evaluate_with(self, &pos, cells);
         // The evaluation's status is the outcome and its standing the
         // match's ([`Game::match_standing`]): neither worked out again.
         let standing = e.match_standing.clone();
-        Ok((view_known(self, &pos, e.outcome(), standing, shown, text), e))
+        Ok((view_known(self, &pos, e.outcome(), standing, shown), e))
     }
 
     fn analyze(

@@ -380,22 +380,6 @@ pub trait Game: Send + Sync + 'static {
         self.from_record(pairs.to_record())
     }
 
-    /// [`Game::from_pairs`] of the pairs of `text` ([`Pairs::parse`]), and
-    /// where in `text` what [`Game::write_position`] writes of the position
-    /// read ends (the number of pairs, the byte), when `text` begins with
-    /// it byte for byte: a text that is all that is the position's
-    /// canonical text, and a view copies it instead of printing the
-    /// position again (issue #25). `None` when not sure; by default always.
-    #[allow(clippy::wrong_self_convention)]
-    #[allow(clippy::type_complexity)]
-    fn from_text_pairs(
-        &self,
-        pairs: Pairs<'_>,
-        _text: &str,
-    ) -> Result<(Self::Position, Option<(usize, usize)>), RulesError> {
-        self.from_pairs(pairs).map(|p| (p, None))
-    }
-
     /// Appends the position's canonical text (`to_record(pos).text()`) to
     /// `out`, with no record in between where the game writes it itself.
     fn write_position(&self, pos: &Self::Position, out: &mut String) {

@@ -404,64 +404,6 @@ impl<'a> Pairs<'a> {
         }
     }
 
-    /// How many pairs there are (taken or not).
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Where pairs `first..first + keys.len()` of `text`, the text these
-    /// pairs were split from ([`Pairs::parse`]), end, when they are laid out
-    /// from byte `at` exactly as a position's text writes those keys
-    /// ([`TextSink`]): `; ` first unless `first` is 0, then `key=value`
-    /// with `; ` between, nothing else. `None` otherwise, and for pairs of
-    /// a record (issue #25: a text whose pairs are all laid out so, with
-    /// values as the game writes them, is copied back, not printed again).
-    pub fn laid_out_from(&self, text: &str, first: usize, mut at: usize, keys: &[&str]) -> Option<usize> {
-        if first + keys.len() > self.len || (first == 0 && at != 0) {
-            return None;
-        }
-        let (bytes, base) = (text.as_bytes(), text.as_ptr() as usize);
-        for (i, &key) in (first..).zip(keys) {
-            let (k, v) = self.at(i);
-            if i > 0 {
-                if bytes.get(at..at + 2) != Some(b"; ") {
-                    return None;
-                }
-                at += 2;
-            }
-            if k.as_ptr() as usize != base + at || !same(k, key) {
-                return None;
-            }
-            at += k.len();
-            if bytes.get(at) != Some(&b'=') || v.as_ptr() as usize != base + at + 1 {
-                return None;
-            }
-            at += 1 + v.len();
-        }
-        Some(at)
-    }
-
-    /// Where the `; ` before pair `i` starts in `text` (the text these
-    /// pairs were split from), or `text`'s length for `i` past the last
-    /// pair: where the pairs before `i` must end for `text` to be laid out
-    /// as [`Pairs::laid_out_from`] checks.
-    pub fn start_of(&self, text: &str, i: usize) -> usize {
-        if i >= self.len {
-            return text.len();
-        }
-        (self.at(i).0.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize).wrapping_sub(if i > 0 { 2 } else { 0 })
-    }
-
-    /// The value of pair `i` (in the text's order), taken or not.
-    pub fn value_at(&self, i: usize) -> Option<&'a str> {
-        (i < self.len).then(|| self.at(i).1)
-    }
-
     /// The pairs nobody has taken, in order.
     pub fn left(&self) -> impl Iterator<Item = (&'a str, &'a str)> + '_ {
         (0..self.len).filter(|&i| self.taken & (1 << i) == 0).map(|i| self.at(i))
@@ -735,45 +677,6 @@ pub fn quick_list<S: CellSet>(value: &str, taken: S, name: impl Fn(&[u8], &mut u
             Some(b',') => i += 1,
             Some(_) => return None,
         }
-    }
-}
-
-/// [`quick_list`], and whether the names came in board order (each
-/// cell's bit above the ones before: the order a position's text writes
-/// them in, issue #25).
-#[inline(always)]
-pub fn quick_list_ordered<S: CellSet + PartialOrd>(
-    value: &str,
-    taken: S,
-    name: impl Fn(&[u8], &mut usize) -> Option<u8>,
-) -> Option<(S, bool)> {
-    let b = value.as_bytes();
-    let mut set = S::EMPTY;
-    let mut ordered = true;
-    let mut i = 0;
-    loop {
-        let m = S::bit(name(b, &mut i)?);
-        if (set | taken) & m != S::EMPTY {
-            return None;
-        }
-        ordered &= m > set;
-        set |= m;
-        match b.get(i) {
-            None => return Some((set, ordered)),
-            Some(b',') => i += 1,
-            Some(_) => return None,
-        }
-    }
-}
-
-/// Whether `v` is a number as [`push_number`] writes it: digits, no
-/// leading zero (`0` alone aside), no sign.
-#[inline]
-pub fn is_plain_number(v: &str) -> bool {
-    match v.as_bytes() {
-        [b'0'] => true,
-        [b'1'..=b'9', rest @ ..] => rest.iter().all(u8::is_ascii_digit),
-        _ => false,
     }
 }
 

@@ -158,36 +158,25 @@ pub static NAMES: [&str; CELLS] = [
 /// lane letters).
 #[inline]
 pub fn quick_cells(value: &str, taken: u128) -> Option<u128> {
-    crate::notation::quick_list(value, taken, quick_name)
-}
-
-/// [`quick_cells`], and whether the names came in board order, as the
-/// position's text writes them (issue #25: a canonical text is copied back).
-#[inline]
-pub fn quick_cells_ordered(value: &str, taken: u128) -> Option<(u128, bool)> {
-    crate::notation::quick_list_ordered(value, taken, quick_name)
-}
-
-/// One name of a list [`quick_cells`] reads, from byte `*i` on.
-#[inline(always)]
-fn quick_name(b: &[u8], i: &mut usize) -> Option<u8> {
-    let d = *b.get(*i)?;
-    if !(b'1'..=b'9').contains(&d) {
-        return None;
-    }
-    let mut col = d - b'0';
-    let mut l = *b.get(*i + 1)?;
-    *i += 1;
-    if l.is_ascii_digit() {
-        col = col * 10 + (l - b'0');
+    crate::notation::quick_list(value, taken, |b, i| {
+        let d = *b.get(*i)?;
+        if !(b'1'..=b'9').contains(&d) {
+            return None;
+        }
+        let mut col = d - b'0';
+        let mut l = *b.get(*i + 1)?;
         *i += 1;
-        l = *b.get(*i)?;
-    }
-    if !(b'a'..=b'd').contains(&l) || col > COLUMNS {
-        return None;
-    }
-    *i += 1;
-    Some(cell(col, l - b'a'))
+        if l.is_ascii_digit() {
+            col = col * 10 + (l - b'0');
+            *i += 1;
+            l = *b.get(*i)?;
+        }
+        if !(b'a'..=b'd').contains(&l) || col > COLUMNS {
+            return None;
+        }
+        *i += 1;
+        Some(cell(col, l - b'a'))
+    })
 }
 
 /// Appends the name of a cell to `out` (no formatting machinery: move

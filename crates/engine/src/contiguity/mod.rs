@@ -172,14 +172,6 @@ impl Game for Contiguity {
         position::read(self, pairs)
     }
 
-    fn from_text_pairs(
-        &self,
-        pairs: crate::notation::Pairs<'_>,
-        text: &str,
-    ) -> Result<(Position, Option<(usize, usize)>), RulesError> {
-        position::read_text(self, pairs, Some(text))
-    }
-
     fn to_record(&self, pos: &Position) -> Record {
         let mut r = Record::new();
         position::write(self, pos, &mut r);

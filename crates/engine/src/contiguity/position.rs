@@ -30,23 +30,9 @@ impl Contiguity {
 /// Reads a position (its text's pairs, or a record's): who is to move, the
 /// pieces, then the bidding variant's keys (refused in the plain game).
 /// Each step refuses what it reads wrong, naming the key (and the cell).
-pub(super) fn read(game: &Contiguity, r: Pairs<'_>) -> Result<Position, RulesError> {
-    read_text(game, r, None).map(|(pos, _)| pos)
-}
-
-/// [`read`] of the pairs of `text` (when given), and where in `text`
-/// (pairs, bytes) what [`write`] writes of the position read ends, when
-/// `text` begins with it: the keys in its order, laid out as it lays them
-/// out, the lists in board order, the numbers plain (issue #25: then a
-/// reply copies the text instead of printing it again;
-/// [`crate::game::Game::from_text_pairs`]).
-pub(super) fn read_text(
-    game: &Contiguity,
-    mut r: Pairs<'_>,
-    text: Option<&str>,
-) -> Result<(Position, Option<(usize, usize)>), RulesError> {
+pub(super) fn read(game: &Contiguity, mut r: Pairs<'_>) -> Result<Position, RulesError> {
     let to_move = parse_player("to_move", r.require("to_move")?)?;
-    let (pieces, ordered) = read_pieces(&mut r)?;
+    let pieces = read_pieces(&mut r)?;
     let mut pos =
         Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0, white_seat: 0 };
     if game.variant == Variant::Default {
@@ -61,7 +47,6 @@ pub(super) fn read_text(
     } else {
         read_bidding_keys(&mut r, &mut pos)?;
     }
-    let canonical = if ordered { text.and_then(|t| written_as(game, &pos, &r, t)) } else { None };
     r.finish(&["to_move", "white", "red", "phase", "bid", "bidder", "bidder_moves", "white_seat", "ply", "max_plies"])?;
     for p in [WHITE, RED] {
         if pieces[p as usize] == 0 {
@@ -69,70 +54,27 @@ pub(super) fn read_text(
             return Err(RulesError::bad_position(key, format!("{key} has no pieces; pieces are never removed")));
         }
     }
-    Ok((pos, canonical))
-}
-
-/// Where (pairs, bytes) `text`, whose pairs `r` were read as `pos` (the
-/// lists in board order already checked), ends what [`write`] writes of
-/// `pos`, when it begins with it: the keys `write` writes, in its order,
-/// laid out as it lays them out; the names (`to_move`, `phase`, `bidder`,
-/// `white_seat`) are read only as written, the numbers need checking
-/// (`bid=+3`, `bid=03` read as 3).
-fn written_as(game: &Contiguity, pos: &Position, r: &Pairs<'_>, text: &str) -> Option<(usize, usize)> {
-    let mut keys = ["to_move"; 8];
-    let mut n = 1;
-    let mut key = |k| {
-        keys[n] = k;
-        n += 1;
-    };
-    if game.variant == Variant::Bidding {
-        key("phase");
-    }
-    key("white");
-    key("red");
-    if pos.bid.is_some() && pos.bidder.is_some() {
-        key("bid");
-        key("bidder");
-    }
-    if pos.bidder_moves > 0 {
-        key("bidder_moves");
-    }
-    if pos.white_seat != 0 {
-        key("white_seat");
-    }
-    let keys = &keys[..n];
-    let end = r.laid_out_from(text, 0, 0, keys)?;
-    let plain = keys.iter().enumerate().all(|(i, k)| {
-        !matches!(*k, "bid" | "bidder_moves") || r.value_at(i).is_some_and(crate::notation::is_plain_number)
-    });
-    plain.then_some((n, end))
+    Ok(pos)
 }
 
 /// The keys only the bidding variant has.
 const BIDDING_KEYS: [&str; 4] = ["phase", "bid", "bidder", "bidder_moves"];
 
 /// `white` and `red`: 1 to [`PIECES`] cells each, no cell twice.
-/// And whether both lists were written as [`write`] writes them (board
-/// order, the quick reader's spelling).
-fn read_pieces(r: &mut Pairs<'_>) -> Result<([u128; 2], bool), RulesError> {
+fn read_pieces(r: &mut Pairs<'_>) -> Result<[u128; 2], RulesError> {
     let mut occupied = 0u128;
     let mut pieces = [0u128; 2];
-    let mut in_order = true;
     for p in [WHITE, RED] {
         let key = PLAYER_NAMES[p as usize];
         if let Some(v) = r.take(key) {
             // A list as the position's text writes it the quick way, any
             // other the general one (its errors).
-            pieces[p as usize] = match board::quick_cells_ordered(v, occupied) {
-                Some((set, ordered)) => {
+            pieces[p as usize] = match board::quick_cells(v, occupied) {
+                Some(set) => {
                     occupied |= set;
-                    in_order &= ordered;
                     set
                 }
-                None => {
-                    in_order = false;
-                    parse_cells(key, v, &mut occupied, parse_cell)?
-                }
+                None => parse_cells(key, v, &mut occupied, parse_cell)?,
             };
             let n = pieces[p as usize].count_ones();
             if n == 0 {
@@ -143,7 +85,7 @@ fn read_pieces(r: &mut Pairs<'_>) -> Result<([u128; 2], bool), RulesError> {
             }
         }
     }
-    Ok((pieces, in_order))
+    Ok(pieces)
 }
 
 /// The bidding variant: `phase`, `bid` with `bidder` (consistent with the
