@@ -220,7 +220,10 @@ pub fn quick_cells(value: &str, taken: u128) -> Option<u128> {
             r = r * 10 + (e - b'0');
             *i += 1;
         }
-        at((f - b'a') as i32, r as i32)
+        // The cell from the table (`NONE` off the board and in the hole),
+        // without `at`'s reckoning of the board's outline (issue #25).
+        let c = *TABLES.index.get(r as usize)?.get((f - b'a') as usize)?;
+        (c != NONE).then_some(c)
     })
 }
 

@@ -833,6 +833,9 @@ pub(super) fn describe_legal<const KEEP: bool>(
         let n = groups_without(&whole[..nw], all, from, &mut comps);
         let mut after = pos.stones;
         after[me] &= !bit(from);
+        // The other stones one group, holding both colours once the stone
+        // lands on it (asked once a stone, not once a destination).
+        let one = n == 1 && pos.stones[1 - me] != 0;
         // Each group's size, 0 for a group of one colour (which `Tally`
         // passes over), once a stone: the landing leaves every group it
         // does not touch as it is.
@@ -853,7 +856,7 @@ pub(super) fn describe_legal<const KEEP: bool>(
             // above: whether the move stands, and what it captures.
             let captured = if original && touch & rest == 0 {
                 continue; // rule 1
-            } else if n == 1 && touch & rest != 0 && pos.stones[1 - me] != 0 {
+            } else if one && touch & rest != 0 {
                 // One group of everything, holding both colours.
                 0
             } else {
