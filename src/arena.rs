@@ -13,7 +13,8 @@ use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 /// Play engine settings against each other: every (game, opponent) pairing
 /// is a match of `--games` games, seats alternating.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Players: random | greedy | level:<beginner|easy|medium|hard|strong|master> (its iterations or positions only: the arena leaves out a level's time cap, so the games do not depend on the load) | \
+#[command(after_help = "Players: random | greedy | level:<beginner|easy|medium|hard|strong|master> \
+(its iterations or positions only, without its time cap: the games do not depend on the load) | \
 mcts[:ms=<time a move>,it=<iterations a move>,nodes=<the tree's cap on nodes; default 2 000 000>,c=<exploration>,pv=<prior visits>,t=<prior temperature>,\
 playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>,mm=<implicit minimax weight, 0..1>,abn=<play-phase alpha-beta positions (Squeeze family)>] | \
 ab[:ms=<time a move>,depth=<plies>,nodes=<positions a move>,pre=<tree-search iterations in the pre-game: Squeeze's set-up and pie choice>,pretn=<their tactical positions>] (the alpha-beta baseline)\n\
