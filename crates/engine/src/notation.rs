@@ -780,6 +780,12 @@ pub struct PackedNames {
 }
 
 impl PackedNames {
+    /// The names as eight-byte words: each name, a comma, and in the last
+    /// byte the two's length (for a writer that copies a word a name).
+    pub fn words(&self) -> &[[u8; 8]; 128] {
+        &self.words
+    }
+
     /// The packed names of a board of up to 128 cells, `None` when a name
     /// is empty or longer than six bytes, or there are too many cells.
     pub const fn new(names: &[&str]) -> Option<PackedNames> {

@@ -171,35 +171,6 @@ const fn by_letter_number(names: &[&str]) -> Option<[u8; 26 * 16]> {
 /// The built board's names packed for [`crate::notation::push_packed`].
 static PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&NAMES);
 
-/// The built board's names as eight-byte words for
-/// [`Board::name_words`]: the name, a comma, and in the last byte the
-/// two's length (a name of one to six bytes); `None` when some name is
-/// longer or empty.
-static WORDS: Option<[[u8; 8]; 128]> = name_words(&NAMES);
-
-const fn name_words(names: &[&str]) -> Option<[[u8; 8]; 128]> {
-    if names.len() > 128 {
-        return None;
-    }
-    let mut words = [[0u8; 8]; 128];
-    let mut c = 0;
-    while c < names.len() {
-        let s = names[c].as_bytes();
-        if s.is_empty() || s.len() > 6 {
-            return None;
-        }
-        let mut i = 0;
-        while i < s.len() {
-            words[c][i] = s[i];
-            i += 1;
-        }
-        words[c][s.len()] = b',';
-        words[c][7] = s.len() as u8 + 1;
-        c += 1;
-    }
-    Some(words)
-}
-
 /// FNV-1a of a cell name, as the builder hashes it for [`Board::by_hash`].
 fn name_hash(name: &[u8]) -> usize {
     let mut h: u32 = 0x811c_9dc5;
@@ -351,7 +322,7 @@ impl Board {
     /// text written a word a name; `None` for another board.
     #[inline]
     pub(super) fn name_words(&self) -> Option<&'static [[u8; 8]; 128]> {
-        WORDS.as_ref().filter(|_| self.is_built())
+        PACKED.as_ref().map(crate::notation::PackedNames::words).filter(|_| self.is_built())
     }
 
     /// The straight direction from `from` to `to`, if they share a line.
