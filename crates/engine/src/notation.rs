@@ -817,6 +817,18 @@ impl PackedNames {
 #[repr(align(16))]
 struct Aligned([u8; 136]);
 
+/// Appends the names of the cells of `set`, comma-separated, as
+/// [`push_names`] of `name` does: from `packed` where the board's names
+/// could be packed ([`push_packed`]), else name by name. Every game's
+/// position text writes its lists through this.
+#[inline]
+pub fn push_list<'n>(out: &mut String, set: u128, packed: Option<&PackedNames>, name: impl Fn(u8) -> &'n str) {
+    match packed {
+        Some(p) => push_packed(out, set, p),
+        None => push_names(out, set, name),
+    }
+}
+
 /// [`push_names`] from a [`PackedNames`] table: each name one copy of
 /// eight bytes (its comma after it, its length in the table), the cells
 /// taken from the two halves of `set` as `u64`s. The same text (issue

@@ -6,7 +6,7 @@ use super::{Contiguity, Phase, Position, Variant, MAX_BID, PIECES, PLAYER_NAMES,
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, parse_name, push_cells, push_number, Pairs, Sink};
+use crate::notation::{parse_cells, parse_name, push_number, Pairs, Sink};
 
 impl Contiguity {
     /// The start position: play from the standard set-up, or (bidding) the
@@ -149,14 +149,11 @@ fn read_bidding_keys(r: &mut Pairs<'_>, pos: &mut Position) -> Result<(), RulesE
 static PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&board::NAMES);
 
 /// Appends the names of the pieces of `set`, comma-separated, as
-/// [`push_cells`] of [`board::push_cell_name`] does (from the packed
+/// [`crate::notation::push_cells`] of [`board::push_cell_name`] does (from the packed
 /// table, as Scala's lists: issue #25).
 #[inline]
 fn push_list(out: &mut String, set: u128) {
-    match &PACKED {
-        Some(p) => crate::notation::push_packed(out, set, p),
-        None => push_cells(out, set, board::push_cell_name),
-    }
+    crate::notation::push_list(out, set, PACKED.as_ref(), |c| board::NAMES[c as usize]);
 }
 
 /// Writes a position's pairs, into a record or straight into its text.
@@ -212,7 +209,7 @@ mod tests {
             let set = if i == 0 { all } else { ((u128::from(seed) << 56) ^ u128::from(seed.rotate_left(9))) & all };
             let (mut a, mut b) = (String::from("white="), String::from("white="));
             super::push_list(&mut a, set);
-            super::push_cells(&mut b, set, super::board::push_cell_name);
+            crate::notation::push_cells(&mut b, set, super::board::push_cell_name);
             assert_eq!(a, b);
         }
     }

@@ -6,7 +6,7 @@ use super::{other, Position, Scala, Variant, BLACK, FIRST_CELL, KEYS, PLAYER_NAM
 use crate::bits::{bit, Bits};
 use crate::error::RulesError;
 use crate::game::{Owner, PieceAt, Player};
-use crate::notation::{parse_cells, parse_name, push_names, Pairs, Sink};
+use crate::notation::{parse_cells, parse_name, Pairs, Sink};
 
 impl Scala {
     /// The start position.
@@ -97,13 +97,10 @@ pub(super) fn read(g: &Scala, mut r: Pairs<'_>) -> Result<Position, RulesError> 
 static PACKED: Option<crate::notation::PackedNames> = crate::notation::PackedNames::new(&NAMES);
 
 /// Appends the names of the stones of `set`, comma-separated, as
-/// [`push_names`] does (from the packed table: issue #25).
+/// [`crate::notation::push_names`] does (from the packed table: issue #25).
 #[inline]
 fn push_list(out: &mut String, set: u128) {
-    match &PACKED {
-        Some(p) => crate::notation::push_packed(out, set, p),
-        None => push_names(out, set, |c| NAMES[c as usize]),
-    }
+    crate::notation::push_list(out, set, PACKED.as_ref(), |c| NAMES[c as usize]);
 }
 
 /// Writes a position's pairs, into a record or straight into its text.
@@ -140,7 +137,7 @@ mod tests {
             let set = if i == 0 { all } else { ((u128::from(seed) << 40) ^ u128::from(seed.rotate_left(9))) & all };
             let (mut a, mut b) = (String::from("white="), String::from("white="));
             super::push_list(&mut a, set);
-            super::push_names(&mut b, set, |c| super::NAMES[c as usize]);
+            crate::notation::push_names(&mut b, set, |c| super::NAMES[c as usize]);
             assert_eq!(a, b);
         }
     }

@@ -295,10 +295,7 @@ impl Board {
     /// packed table).
     #[inline]
     pub fn push_list(&self, out: &mut String, set: u128) {
-        match &PACKED {
-            Some(p) if self.is_built() => crate::notation::push_packed(out, set, p),
-            _ => crate::notation::push_names(out, set, |c| self.name(c)),
-        }
+        crate::notation::push_list(out, set, PACKED.as_ref().filter(|_| self.is_built()), |c| self.name(c));
     }
 
     /// The cells a straight move from `from` can reach in direction `d`,

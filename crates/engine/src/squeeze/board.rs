@@ -82,10 +82,7 @@ impl Geometry {
         } else {
             None
         };
-        match packed {
-            Some(p) => crate::notation::push_packed(out, u128::from(set), p),
-            None => crate::notation::push_names(out, u128::from(set), |c| self.name(c)),
-        }
+        crate::notation::push_list(out, u128::from(set), packed, |c| self.name(c));
     }
 
     /// Parses a cell name (`a1`, `h8`, `e9`).
