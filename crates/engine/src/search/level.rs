@@ -28,6 +28,14 @@
 //! searches 10 million positions, and `strong` and `master` 30 million
 //! (a hundred million would be over the server's default cap on time).
 //!
+//! In square Swish `strong` and `master` also judge the pie rule's set-up
+//! end and choice by their play-phase alpha-beta from each start
+//! ([`Level::pie`], [`super::pie`]): with the tree search's one-move
+//! estimate of a start, `strong` was not distinct over `hard` (25–0–15 in
+//! 40 games, its losses gathered where it set up), with the judgment it
+//! was (docs/ai.md, "Ladder results (dated: 2026-12-02, the 15:18–18:18
+//! UTC session)").
+//!
 //! The tree search's iterations have a column per game as well
 //! ([`TreeIterations`]): 300 for `easy` and 3 000 for `medium` in every
 //! game, then the steps measured to keep each level distinct from the one
@@ -90,6 +98,15 @@ pub struct Level {
     /// they were measured. Set for `strong` and `master`, whose iterations
     /// fill the default cap in Scala and Contiguity long before they end.
     pub grows_tree: bool,
+    /// Whether the level judges the pie rule's set-up end and choice by
+    /// its play-phase alpha-beta from each start ([`SearchConfig::pie`],
+    /// [`super::pie`]) rather than by the tree search's one-move estimate,
+    /// one flag a scale ([`Level::judges_pie`]). Set for `strong` and
+    /// `master` in square Swish only, where it was measured to make
+    /// `strong` distinct over `hard` (docs/ai.md, "Ladder results (dated:
+    /// 2026-12-02, the 15:18–18:18 UTC session)"); elsewhere the levels
+    /// keep the set-up they were measured with.
+    pub pie: PieJudged,
     /// Whether the level searches at all (`beginner` looks one move ahead).
     pub searches: bool,
 }
@@ -145,6 +162,20 @@ pub struct AlphaBetaPositions {
     pub swish: u64,
 }
 
+/// Whether a level judges the pie by its play search, one flag a scale of
+/// the Squeeze family ([`Level::pie`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieJudged {
+    pub squeeze: bool,
+    pub hex_swish: bool,
+    pub swish: bool,
+}
+
+impl PieJudged {
+    /// No scale: the tree search judges the set-up and the choice.
+    pub const NONE: PieJudged = PieJudged { squeeze: false, hex_swish: false, swish: false };
+}
+
 impl Level {
     /// The tree search's iterations at this level, in a game of the given
     /// scale ([`crate::game::Game::level_scale`]); 0 for `beginner`.
@@ -161,7 +192,11 @@ impl Level {
     /// ([`crate::game::Game::level_scale`]).
     pub fn strategy(&self, scale: LevelScale) -> Strategy {
         if self.searches {
-            Strategy::Mcts(SearchConfig { ab_nodes: self.alpha_beta_positions(scale), ..SearchConfig::default() })
+            Strategy::Mcts(SearchConfig {
+                ab_nodes: self.alpha_beta_positions(scale),
+                pie: self.judges_pie(scale),
+                ..SearchConfig::default()
+            })
         } else {
             Strategy::Greedy
         }
@@ -176,6 +211,18 @@ impl Level {
             LevelScale::Squeeze | LevelScale::ContiguityBidding | LevelScale::Scala => self.ab_positions.squeeze,
             LevelScale::HexSwish => self.ab_positions.hex_swish,
             LevelScale::Swish => self.ab_positions.swish,
+        }
+    }
+
+    /// Whether this level judges the pie rule's set-up end and choice by
+    /// its play-phase alpha-beta in a game of the given scale
+    /// ([`Level::pie`]); false in games without a pie rule's scale.
+    pub fn judges_pie(&self, scale: LevelScale) -> bool {
+        match scale {
+            LevelScale::Squeeze => self.pie.squeeze,
+            LevelScale::HexSwish => self.pie.hex_swish,
+            LevelScale::Swish => self.pie.swish,
+            LevelScale::ContiguityBidding | LevelScale::Scala => false,
         }
     }
 
@@ -278,6 +325,7 @@ pub const LEVELS: [Level; 6] = [
         time_limit: None,
         tree_iterations: TreeIterations { common: 0, contiguity_bidding: 0, scala: 0 },
         ab_positions: AlphaBetaPositions { squeeze: 0, hex_swish: 0, swish: 0 },
+        pie: PieJudged::NONE,
         searches: false,
         grows_tree: false,
     },
@@ -287,6 +335,7 @@ pub const LEVELS: [Level; 6] = [
         time_limit: None,
         tree_iterations: TreeIterations { common: 300, contiguity_bidding: 300, scala: 300 },
         ab_positions: AlphaBetaPositions { squeeze: 3_000, hex_swish: 10_000, swish: 10_000 },
+        pie: PieJudged::NONE,
         searches: true,
         grows_tree: false,
     },
@@ -296,6 +345,7 @@ pub const LEVELS: [Level; 6] = [
         time_limit: None,
         tree_iterations: TreeIterations { common: 3_000, contiguity_bidding: 3_000, scala: 3_000 },
         ab_positions: AlphaBetaPositions { squeeze: 30_000, hex_swish: 100_000, swish: 100_000 },
+        pie: PieJudged::NONE,
         searches: true,
         grows_tree: false,
     },
@@ -305,24 +355,27 @@ pub const LEVELS: [Level; 6] = [
         time_limit: Some(Duration::from_secs(10)),
         tree_iterations: TreeIterations { common: 10_000, contiguity_bidding: 30_000, scala: 30_000 },
         ab_positions: AlphaBetaPositions { squeeze: 300_000, hex_swish: 1_000_000, swish: 10_000_000 },
+        pie: PieJudged::NONE,
         searches: true,
         grows_tree: false,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
+        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish, where it also judges the set-up's end and the pie choice by that search; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
         time_limit: Some(Duration::from_secs(30)),
         tree_iterations: TreeIterations { common: 30_000, contiguity_bidding: 100_000, scala: 100_000 },
         ab_positions: AlphaBetaPositions { squeeze: 3_000_000, hex_swish: 10_000_000, swish: 30_000_000 },
+        pie: PieJudged { squeeze: false, hex_swish: false, swish: true },
         searches: true,
         grows_tree: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 30 000 000 positions in either rules; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
+        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 30 000 000 positions in either rules, in Swish also judging the set-up's end and the pie choice by that search; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
         time_limit: Some(Duration::from_secs(120)),
         tree_iterations: TreeIterations { common: 100_000, contiguity_bidding: 300_000, scala: 300_000 },
         ab_positions: AlphaBetaPositions { squeeze: 30_000_000, hex_swish: 30_000_000, swish: 30_000_000 },
+        pie: PieJudged { squeeze: false, hex_swish: false, swish: true },
         searches: true,
         grows_tree: true,
     },

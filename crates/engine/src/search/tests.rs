@@ -439,6 +439,29 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     }
 }
 
+/// Only square Swish's `strong` and `master` judge the pie by their play
+/// search (the levels measured with it); every other level and scale keeps
+/// the tree search's judgment it was measured with.
+#[test]
+fn only_swish_strong_and_master_judge_the_pie() {
+    let scales = [
+        LevelScale::Squeeze,
+        LevelScale::HexSwish,
+        LevelScale::Swish,
+        LevelScale::ContiguityBidding,
+        LevelScale::Scala,
+    ];
+    for level in super::level::LEVELS.iter() {
+        for scale in scales {
+            let want = scale == LevelScale::Swish && ["strong", "master"].contains(&level.name);
+            assert_eq!(level.judges_pie(scale), want, "{} {scale:?}", level.name);
+            if let Strategy::Mcts(config) = level.strategy(scale) {
+                assert_eq!(config.pie, want, "{} {scale:?}", level.name);
+            }
+        }
+    }
+}
+
 /// A level's positions become the fewest iterations that make at least
 /// that many under the alpha-beta's own mapping, the tactical layer's
 /// count (capped) included.
