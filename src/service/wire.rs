@@ -73,6 +73,9 @@ pub struct Wire {
     /// fan's moves ([`Wire::fan`]) are gathered one after another, each
     /// in the `ROOM` bytes from where the last ended, up to `FAN_AHEAD`.
     room: [u8; FAN_AHEAD + ROOM],
+    /// [`Wire::fan`]'s kept moves, one a kind: kept here from fan to fan
+    /// (each fan marks them empty), so no fan clears 128 bytes.
+    laid: [FanMove; 2],
 }
 
 /// The room a move is gathered in ([`Wire`]'s `room`): any `u8` cursor
@@ -104,7 +107,7 @@ fn short_name(names: &ShortNames, c: u8) -> Option<&[u8; 16]> {
 
 impl Wire {
     pub fn with_capacity(n: usize) -> Self {
-        Wire { buf: Vec::with_capacity(n), room: [0; FAN_AHEAD + ROOM] }
+        Wire { buf: Vec::with_capacity(n), room: [0; FAN_AHEAD + ROOM], laid: [FanMove::NONE; 2] }
     }
 
     /// Cell `c`'s name as one element of a repeated string field.
@@ -534,13 +537,15 @@ impl Wire {
         // The moves gathered in `room` and not yet appended: at most
         // `FAN_AHEAD` bytes before a move, so each move has its `ROOM`.
         let mut at: u8 = 0;
-        // Each kind's last move, to copy for the next of that kind whose
-        // `to` has a name of the same length (most of a fan's moves).
-        let mut laid = [FanMove::NONE; 2];
+        // Each kind's last move (`self.laid`), to copy for the next of that
+        // kind whose `to` has a name of the same length (most of a fan's
+        // moves): none yet.
+        self.laid[0].to_len = 0;
+        self.laid[1].to_len = 0;
         // The cells walked a half at a time: a `u64`'s lowest bit and
         // shift are one instruction each, a `u128`'s five or more.
-        self.fan_half::<0>(&fan, to as u64, others as u64, &mut at, &mut laid);
-        self.fan_half::<64>(&fan, (to >> 64) as u64, (others >> 64) as u64, &mut at, &mut laid);
+        self.fan_half::<0>(&fan, to as u64, others as u64, &mut at);
+        self.fan_half::<64>(&fan, (to >> 64) as u64, (others >> 64) as u64, &mut at);
         self.buf.extend_from_slice(&self.room[..usize::from(at)]);
     }
 
@@ -548,7 +553,7 @@ impl Wire {
     /// `to`, of the second kind where `others` has the bit; `at` and `laid`
     /// as there.
     #[inline(always)]
-    fn fan_half<const HALF: u8>(&mut self, fan: &Fan, mut left: u64, others: u64, at: &mut u8, laid: &mut [FanMove; 2]) {
+    fn fan_half<const HALF: u8>(&mut self, fan: &Fan, mut left: u64, others: u64, at: &mut u8) {
         let names = fan.names;
         while left != 0 {
             let i = left.trailing_zeros();
@@ -556,9 +561,9 @@ impl Wire {
             let c = HALF + i as u8;
             let which = (others >> i) as usize & 1;
             let t = &names[usize::from(c & 127)];
-            let like = &laid[which];
             // A kept move's `to_len` is 1 to 8: never a long name's.
-            if like.to_len == t[1] {
+            if self.laid[which].to_len == t[1] {
+                let like = self.laid[which];
                 let a = self.move_room(*at);
                 *at += like.put(a, t);
                 if usize::from(*at) > FAN_AHEAD {
@@ -567,7 +572,7 @@ impl Wire {
                 }
                 continue;
             }
-            self.fan_first(fan, c, which, at, laid);
+            self.fan_first(fan, c, which, at);
         }
     }
 
@@ -575,7 +580,7 @@ impl Wire {
     /// for the next of its kind ([`FanMove::of`]), or written the general
     /// way when a name is not short.
     #[inline(always)]
-    fn fan_first(&mut self, fan: &Fan, c: u8, which: usize, at: &mut u8, laid: &mut [FanMove; 2]) {
+    fn fan_first(&mut self, fan: &Fan, c: u8, which: usize, at: &mut u8) {
         if let Some(t) = short_name(fan.names, c) {
             let a = self.move_room(*at);
             let mut n = gather_ends(a, fan.f, t, fan.sep, fan.keys[which]);
@@ -585,7 +590,8 @@ impl Wire {
             if n - 2 < 0x80 {
                 a[0] = (fan.tag << 3 | LEN) as u8;
                 a[1] = n - 2;
-                laid[which] = FanMove::of(a, fan.f[1], t[1], n);
+                let kept = FanMove::of(a, fan.f[1], t[1], n);
+                self.laid[which] = kept;
                 *at += n;
                 if usize::from(*at) > FAN_AHEAD {
                     self.buf.extend_from_slice(&self.room[..usize::from(*at)]);
