@@ -87,6 +87,28 @@ const ROOM: usize = 256 + 16;
 /// move alone cost a check of the reply's capacity, a copy and a cut.
 const FAN_AHEAD: usize = 128;
 
+/// The longest reply buffer kept for the next list ([`keep_reply`]).
+const KEPT_REPLY: usize = 64 * 1024;
+
+thread_local! {
+    /// A list's reply buffer, handed back once its bytes are sent
+    /// ([`keep_reply`]) and taken by the next list on the thread
+    /// ([`Wire::for_list`]).
+    static SPARE_REPLY: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Keeps a reply's buffer, once its bytes are copied out, for the next
+/// [`Wire::for_list`] on this thread: a list's reply of several KB is past
+/// what the allocator keeps at hand a thread, so each took and gave back
+/// its buffer the slow way (about 1,000 instructions a call, issue #25).
+/// Buffers of under `min` bytes (the short replies) or over
+/// [`KEPT_REPLY`] are dropped.
+pub fn keep_reply(buf: Vec<u8>, min: usize) {
+    if (min..=KEPT_REPLY).contains(&buf.capacity()) {
+        SPARE_REPLY.set(buf);
+    }
+}
+
 impl Default for Wire {
     fn default() -> Self {
         Wire::with_capacity(0)
@@ -107,7 +129,23 @@ fn short_name(names: &ShortNames, c: u8) -> Option<&[u8; 16]> {
 
 impl Wire {
     pub fn with_capacity(n: usize) -> Self {
-        Wire { buf: Vec::with_capacity(n), room: [0; FAN_AHEAD + ROOM], laid: [FanMove::NONE; 2] }
+        Wire::with_buf(Vec::with_capacity(n))
+    }
+
+    fn with_buf(buf: Vec<u8>) -> Self {
+        Wire { buf, room: [0; FAN_AHEAD + ROOM], laid: [FanMove::NONE; 2] }
+    }
+
+    /// A wire for a reply of up to `n` bytes or so: the buffer
+    /// [`keep_reply`] kept on this thread, emptied, when there is one of
+    /// that size (else a new one).
+    pub fn for_list(n: usize) -> Self {
+        let mut buf = SPARE_REPLY.take();
+        if buf.capacity() < n {
+            buf = Vec::with_capacity(n);
+        }
+        buf.clear();
+        Wire::with_buf(buf)
     }
 
     /// Cell `c`'s name as one element of a repeated string field.
