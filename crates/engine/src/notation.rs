@@ -244,8 +244,15 @@ const fn tag_bit(tag: u32) -> u64 {
     1 << (tag.wrapping_mul(0x9E37_79B1) >> 26)
 }
 
+impl Default for Pairs<'_> {
+    fn default() -> Self {
+        Pairs::new()
+    }
+}
+
 impl<'a> Pairs<'a> {
-    fn empty() -> Self {
+    /// No pairs: [`Pairs::split`] splits a text into them.
+    pub fn new() -> Self {
         Pairs {
             inline: [("", ""); INLINE_PAIRS],
             tags: [0; INLINE_PAIRS],
@@ -267,7 +274,12 @@ impl<'a> Pairs<'a> {
 
     #[inline]
     fn push(&mut self, pair: (&'a str, &'a str)) {
-        let tag = key_tag(pair.0);
+        self.push_tagged(pair, key_tag(pair.0));
+    }
+
+    /// [`Pairs::push`] of a pair whose key's tag is worked out already.
+    #[inline]
+    fn push_tagged(&mut self, pair: (&'a str, &'a str), tag: u32) {
         self.present |= tag_bit(tag);
         if self.len < INLINE_PAIRS {
             self.inline[self.len] = pair;
@@ -282,13 +294,23 @@ impl<'a> Pairs<'a> {
     /// `=`, a key given twice, more than [`MAX_KEYS`] pairs, and text longer
     /// than [`MAX_POSITION_LEN`].
     pub fn parse(text: &'a str) -> Result<Pairs<'a>, RulesError> {
+        let mut pairs = Pairs::new();
+        pairs.split(text)?;
+        Ok(pairs)
+    }
+
+    /// [`Pairs::parse`] into these pairs, which hold none yet (made by
+    /// [`Pairs::new`]): where the pairs are read, so they are not copied
+    /// out of a result (issue #25).
+    pub fn split(&mut self, text: &'a str) -> Result<(), RulesError> {
+        debug_assert_eq!(self.len, 0, "split into pairs that hold some");
         if text.len() > MAX_POSITION_LEN {
             return Err(RulesError::bad_position(
                 "position",
                 format!("the position text is {} bytes long; at most {MAX_POSITION_LEN} are accepted", text.len()),
             ));
         }
-        let mut pairs = Pairs::empty();
+        let pairs = self;
         // Split on the bytes `;` and `=` (ASCII, so every piece is whole
         // UTF-8) in one plain scan: a position is a few hundred bytes and a
         // dozen pairs, too short for the searchers' set-up to pay. What
@@ -327,18 +349,18 @@ impl<'a> Pairs<'a> {
             {
                 return Err(given_twice(k));
             }
-            pairs.push((k, v));
+            pairs.push_tagged((k, v), tag);
             if end == bytes.len() {
                 break;
             }
             start = skip_spaces(bytes, end + 1);
         }
-        Ok(pairs)
+        Ok(())
     }
 
     /// The pairs of a record (its keys are distinct already).
     pub fn of(record: &'a Record) -> Pairs<'a> {
-        let mut pairs = Pairs::empty();
+        let mut pairs = Pairs::new();
         for (k, v) in record.entries().iter().take(MAX_KEYS) {
             pairs.push((k, v));
         }
@@ -410,7 +432,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// Errors naming the first key nobody took: an unknown key.
-    pub fn finish(self, allowed: &[&str]) -> Result<(), RulesError> {
+    pub fn finish(&self, allowed: &[&str]) -> Result<(), RulesError> {
         match self.left().next() {
             Some((k, _)) => Err(unknown_key(k, allowed)),
             None => Ok(()),
@@ -1085,11 +1107,12 @@ mod tests {
 
     #[test]
     fn the_one_pass_scan_splits_as_splitting_did() {
-        let alphabet = ["a", "b", "=", ";", " ", "\u{a0}", "é", "1", ",", "\t", "==", ";;"];
+        let alphabet = ["a", "b", "=", ";", " ", "\u{a0}", "é", "1", ",", "\t", "==", ";;", "; ", "key", "=v;"];
         let mut seed = 7u64;
         for _ in 0..20_000 {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let len = (seed >> 59) as usize;
+            // Up to 31 pieces, or up to 127 (several words a text).
+            let len = if seed & 1 == 0 { (seed >> 59) as usize } else { (seed >> 57) as usize };
             let mut text = String::new();
             let mut r = seed;
             for _ in 0..len {

@@ -30,9 +30,9 @@ impl Contiguity {
 /// Reads a position (its text's pairs, or a record's): who is to move, the
 /// pieces, then the bidding variant's keys (refused in the plain game).
 /// Each step refuses what it reads wrong, naming the key (and the cell).
-pub(super) fn read(game: &Contiguity, mut r: Pairs<'_>) -> Result<Position, RulesError> {
+pub(super) fn read(game: &Contiguity, r: &mut Pairs<'_>) -> Result<Position, RulesError> {
     let to_move = parse_player("to_move", r.require("to_move")?)?;
-    let pieces = read_pieces(&mut r)?;
+    let pieces = read_pieces(r)?;
     let mut pos =
         Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0, white_seat: 0 };
     if game.variant == Variant::Default {
@@ -45,7 +45,7 @@ pub(super) fn read(game: &Contiguity, mut r: Pairs<'_>) -> Result<Position, Rule
             return Err(RulesError::bad_position(*k, format!("`{k}` belongs to the bidding variant")));
         }
     } else {
-        read_bidding_keys(&mut r, &mut pos)?;
+        read_bidding_keys(r, &mut pos)?;
     }
     r.finish(&["to_move", "white", "red", "phase", "bid", "bidder", "bidder_moves", "white_seat", "ply", "max_plies"])?;
     for p in [WHITE, RED] {
