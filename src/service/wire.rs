@@ -1161,38 +1161,66 @@ mod tests {
     /// a fresh wire and into one kept for all the fans.
     #[test]
     fn fans_are_their_moves() {
-        use parlour_engine::MoveKind::*;
         let registry = Registry::new();
         let mut moves = 0;
         for game in registry.all() {
-            let d = game.description();
-            let n = d.cells.len() as u8;
-            let all = if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
-            let (mut one, mut apart) = (Wire::default(), Wire::default());
-            for from in 0..n {
-                let some =
-                    (0..n).filter(|&c| (u32::from(c) * 5 + u32::from(from)) % 7 < 3).fold(0u128, |m, c| m | 1 << c);
-                for (i, to) in [0, 1u128 << (n - 1 - from), some, all & !(1u128 << from), all].into_iter().enumerate() {
-                    let kinds = [[Slide, Jump], [Straight, Straight], [Jump, Slide], [Squeeze, Pass]]
-                        [(i + usize::from(from)) % 4];
-                    let others = [0, some, !some, all][usize::from(from) % 4];
-                    let sep = [b'-', b'x'][i % 2];
-                    let m = Described::Fan { from, to, sep, kind: kinds[0], other: kinds[1], others };
-                    for full in [false, true] {
-                        let mut w = Wire::default();
-                        w.described(1, d, m, full);
-                        let mut each = Wire::default();
-                        m.each(|m| each.described(1, d, m, full));
-                        assert!(w.buf == each.buf, "{}: {m:?} full {full}", d.id);
-                        one.described(1, d, m, full);
-                        m.each(|m| apart.described(1, d, m, full));
-                        moves += to.count_ones();
-                    }
-                }
-            }
-            assert!(one.buf == apart.buf, "{}: one wire for all the fans", d.id);
+            moves += fans_of(game.description());
         }
         assert!(moves > 10_000, "only {moves} moves");
+    }
+
+    /// [`fans_are_their_moves`] on a board whose names are 1 to 16 bytes
+    /// long (no game's are over 3): `from`'s name too long to keep a move
+    /// of (over 10), `to`'s too long to keep (over 8), to gather (over
+    /// 14), and every length between.
+    #[test]
+    fn fans_with_names_of_every_length_are_their_moves() {
+        let registry = Registry::new();
+        let game = registry.all().find(|g| g.description().cells.len() >= 100).expect("a board of 100 cells");
+        // A copy made before its names' table is: worked out from the new names.
+        let mut d = game.description().clone();
+        for (i, cell) in d.cells.iter_mut().enumerate() {
+            let width = 1 + (i * 7) % 16;
+            cell.name = format!("{i:x>width$}");
+        }
+        for (c, cell) in d.cells.iter().enumerate() {
+            let e = d.short_names()[c][1];
+            assert_eq!(usize::from(e), if cell.name.len() <= 14 { cell.name.len() } else { usize::from(LONG_NAME) });
+        }
+        assert!(fans_of(&d) > 10_000);
+    }
+
+    /// Fans from every cell of `d`'s board to no cell, one, some and all,
+    /// four pairs of kinds and four sets of the second kind's cells, both
+    /// views, into a fresh wire and into one kept for all the fans: the
+    /// bytes of their moves written one by one. The moves written.
+    fn fans_of(d: &Description) -> u32 {
+        use parlour_engine::MoveKind::*;
+        let mut moves = 0;
+        let n = d.cells.len() as u8;
+        let all = if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let (mut one, mut apart) = (Wire::default(), Wire::default());
+        for from in 0..n {
+            let some = (0..n).filter(|&c| (u32::from(c) * 5 + u32::from(from)) % 7 < 3).fold(0u128, |m, c| m | 1 << c);
+            for (i, to) in [0, 1u128 << (n - 1 - from), some, all & !(1u128 << from), all].into_iter().enumerate() {
+                let kinds = [[Slide, Jump], [Straight, Straight], [Jump, Slide], [Squeeze, Pass]][(i + usize::from(from)) % 4];
+                let others = [0, some, !some, all][usize::from(from) % 4];
+                let sep = [b'-', b'x'][i % 2];
+                let m = Described::Fan { from, to, sep, kind: kinds[0], other: kinds[1], others };
+                for full in [false, true] {
+                    let mut w = Wire::default();
+                    w.described(1, d, m, full);
+                    let mut each = Wire::default();
+                    m.each(|m| each.described(1, d, m, full));
+                    assert!(w.buf == each.buf, "{}: {m:?} full {full}", d.id);
+                    one.described(1, d, m, full);
+                    m.each(|m| apart.described(1, d, m, full));
+                    moves += to.count_ones();
+                }
+            }
+        }
+        assert!(one.buf == apart.buf, "{}: one wire for all the fans", d.id);
+        moves
     }
 
     /// A move handed over with its path ([`Described::Path`]) is written
