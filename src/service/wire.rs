@@ -610,15 +610,18 @@ impl Wire {
                 }
                 continue;
             }
-            self.fan_first(fan, c, which, at);
+            // At most `FAN_AHEAD` (as after each move here), so the
+            // compiler knows each move's room is in `room`.
+            *at = self.fan_first(fan, c, which, *at).min(FAN_AHEAD as u8);
         }
     }
 
     /// A fan's move to `c` that no kept move lays out: gathered, and kept
     /// for the next of its kind ([`FanMove::of`]), or written the general
     /// way when a name is not short.
-    #[inline(always)]
-    fn fan_first(&mut self, fan: &Fan, c: u8, which: usize, at: &mut u8) {
+    #[inline(never)]
+    fn fan_first(&mut self, fan: &Fan, c: u8, which: usize, mut at: u8) -> u8 {
+        let at = &mut at;
         if let Some(t) = short_name(fan.names, c) {
             let a = self.move_room(*at);
             let mut n = gather_ends(a, fan.f, t, fan.sep, fan.keys[which]);
@@ -635,13 +638,14 @@ impl Wire {
                     self.buf.extend_from_slice(&self.room[..usize::from(*at)]);
                     *at = 0;
                 }
-                return;
+                return *at;
             }
         }
         self.buf.extend_from_slice(&self.room[..usize::from(*at)]);
         *at = 0;
         let m = Described::Between { kind: fan.kinds[which], from: fan.from, to: c, sep: fan.sep, captured: 0 };
         self.between_general(fan.tag, fan.d, m, fan.full);
+        0
     }
 
     /// The `ROOM` bytes of `room` from `at` (at most `FAN_AHEAD`).
