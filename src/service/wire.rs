@@ -85,7 +85,7 @@ const ROOM: usize = 256 + 16;
 /// How far into [`Wire`]'s `room` a fan's moves are gathered before
 /// they are appended: a few moves of some 30 bytes at once, where each
 /// move alone cost a check of the reply's capacity, a copy and a cut.
-const FAN_AHEAD: usize = 128;
+const FAN_AHEAD: usize = 150;
 
 /// The longest reply buffer kept for the next list ([`keep_reply`]).
 const KEPT_REPLY: usize = 64 * 1024;
