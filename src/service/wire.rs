@@ -84,7 +84,9 @@ const ROOM: usize = 256 + 16;
 
 /// How far into [`Wire`]'s `room` a fan's moves are gathered before
 /// they are appended: a few moves of some 30 bytes at once, where each
-/// move alone cost a check of the reply's capacity, a copy and a cut.
+/// move alone cost a check of the reply's capacity, a copy and a cut. As
+/// far as a `u8` cursor allows: a gathered move is at most 99 bytes, and
+/// 150 + 99 is under 256 (at 128, a fifth more appends; issue #25).
 const FAN_AHEAD: usize = 150;
 
 /// The longest reply buffer kept for the next list ([`keep_reply`]).
