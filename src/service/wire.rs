@@ -1209,7 +1209,8 @@ mod tests {
         for from in 0..n {
             let some = (0..n).filter(|&c| (u32::from(c) * 5 + u32::from(from)) % 7 < 3).fold(0u128, |m, c| m | 1 << c);
             for (i, to) in [0, 1u128 << (n - 1 - from), some, all & !(1u128 << from), all].into_iter().enumerate() {
-                let kinds = [[Slide, Jump], [Straight, Straight], [Jump, Slide], [Squeeze, Pass]][(i + usize::from(from)) % 4];
+                let kinds =
+                    [[Slide, Jump], [Straight, Straight], [Jump, Slide], [Squeeze, Pass]][(i + usize::from(from)) % 4];
                 let others = [0, some, !some, all][usize::from(from) % 4];
                 let sep = [b'-', b'x'][i % 2];
                 let m = Described::Fan { from, to, sep, kind: kinds[0], other: kinds[1], others };

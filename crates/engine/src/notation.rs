@@ -1252,7 +1252,8 @@ mod tests {
 
     #[test]
     fn same_is_str_eq() {
-        let words = ["", "a", "ab", "abc", "abcd", "abcde", "abcdefg", "abcdefgh", "abcdefghi", "white_seat", "bidder_moves"];
+        let words =
+            ["", "a", "ab", "abc", "abcd", "abcde", "abcdefg", "abcdefgh", "abcdefghi", "white_seat", "bidder_moves"];
         let mut all: Vec<String> = Vec::new();
         for w in words.iter().chain(&["x", "max_plies", "0123456789abcdef", "0123456789abcdefg", "ünï", "é"]) {
             all.push(w.to_string());
