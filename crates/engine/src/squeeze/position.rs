@@ -29,7 +29,7 @@ pub(super) fn read(game: &Squeeze, r: &mut Pairs<'_>) -> Result<Position, RulesE
     if phase == Phase::Play {
         read_play_keys(r, &mut pos)?;
     } else {
-        check_pregame(game, &r, &pos)?;
+        check_pregame(game, r, &pos)?;
     }
     r.finish(&KEYS)?;
     Ok(pos)
