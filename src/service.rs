@@ -276,6 +276,9 @@ fn moves_of(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMovesRequ
     Ok(m)
 }
 
+/// The room GenerateMoves' reply starts with on the lean path.
+pub(crate) const LIST_REPLY: usize = 8192;
+
 /// GenerateMoves' reply bytes on the lean path: [`moves_of`], but each
 /// move written as it is described ([`AnyGame::each_move`]), so no move is
 /// kept; click-by-click entry takes [`moves_of`].
@@ -290,7 +293,8 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
     // Room for the longest lists (Contiguity's and Shoulder to Shoulder's
     // replies of 5 KB and more, issue #25) at once: from 4 KB they grew
     // once, a copy of what was written, about 1,000 instructions a call.
-    let mut w = wire::Wire::with_capacity(8192);
+    // The last list's buffer when its bytes are sent (`wire::keep_reply`).
+    let mut w = wire::Wire::for_list(LIST_REPLY);
     let full = convert::is_full(r.view);
     let (view, n) = game
         .each_move_given(record, shown_for(state, r.state_form, r.view), full, &mut |m| w.described(1, d, m, full))

@@ -90,6 +90,8 @@ impl Encoder for ReplyBytes {
 
     fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
         dst.put_slice(&item);
+        // A list's buffer serves the next list (`Wire::for_list`).
+        wire::keep_reply(item, super::LIST_REPLY);
         Ok(())
     }
 }

@@ -73,6 +73,9 @@ pub struct Wire {
     /// fan's moves ([`Wire::fan`]) are gathered one after another, each
     /// in the `ROOM` bytes from where the last ended, up to `FAN_AHEAD`.
     room: [u8; FAN_AHEAD + ROOM],
+    /// [`Wire::fan`]'s kept moves, one a kind: kept here from fan to fan
+    /// (each fan marks them empty), so no fan clears 128 bytes.
+    laid: [FanMove; 2],
 }
 
 /// The room a move is gathered in ([`Wire`]'s `room`): any `u8` cursor
@@ -81,8 +84,32 @@ const ROOM: usize = 256 + 16;
 
 /// How far into [`Wire`]'s `room` a fan's moves are gathered before
 /// they are appended: a few moves of some 30 bytes at once, where each
-/// move alone cost a check of the reply's capacity, a copy and a cut.
-const FAN_AHEAD: usize = 128;
+/// move alone cost a check of the reply's capacity, a copy and a cut. As
+/// far as a `u8` cursor allows: a gathered move is at most 99 bytes, and
+/// 150 + 99 is under 256 (at 128, a fifth more appends; issue #25).
+const FAN_AHEAD: usize = 150;
+
+/// The longest reply buffer kept for the next list ([`keep_reply`]).
+const KEPT_REPLY: usize = 64 * 1024;
+
+thread_local! {
+    /// A list's reply buffer, handed back once its bytes are sent
+    /// ([`keep_reply`]) and taken by the next list on the thread
+    /// ([`Wire::for_list`]).
+    static SPARE_REPLY: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Keeps a reply's buffer, once its bytes are copied out, for the next
+/// [`Wire::for_list`] on this thread: a list's reply of several KB is past
+/// what the allocator keeps at hand a thread, so each took and gave back
+/// its buffer the slow way (about 1,000 instructions a call, issue #25).
+/// Buffers of under `min` bytes (the short replies) or over
+/// [`KEPT_REPLY`] are dropped.
+pub fn keep_reply(buf: Vec<u8>, min: usize) {
+    if (min..=KEPT_REPLY).contains(&buf.capacity()) {
+        SPARE_REPLY.set(buf);
+    }
+}
 
 impl Default for Wire {
     fn default() -> Self {
@@ -104,7 +131,23 @@ fn short_name(names: &ShortNames, c: u8) -> Option<&[u8; 16]> {
 
 impl Wire {
     pub fn with_capacity(n: usize) -> Self {
-        Wire { buf: Vec::with_capacity(n), room: [0; FAN_AHEAD + ROOM] }
+        Wire::with_buf(Vec::with_capacity(n))
+    }
+
+    fn with_buf(buf: Vec<u8>) -> Self {
+        Wire { buf, room: [0; FAN_AHEAD + ROOM], laid: [FanMove::NONE; 2] }
+    }
+
+    /// A wire for a reply of up to `n` bytes or so: the buffer
+    /// [`keep_reply`] kept on this thread, emptied, when there is one of
+    /// that size (else a new one).
+    pub fn for_list(n: usize) -> Self {
+        let mut buf = SPARE_REPLY.take();
+        if buf.capacity() < n {
+            buf = Vec::with_capacity(n);
+        }
+        buf.clear();
+        Wire::with_buf(buf)
     }
 
     /// Cell `c`'s name as one element of a repeated string field.
@@ -286,29 +329,37 @@ fn put_name(room: &mut [u8; ROOM], n: u8, key: u8, e: &[u8; 16]) -> u8 {
 /// A fan's move as [`Wire::fan`] gathered it, kept to lay out the next
 /// move of its kind whose `to` has a name of the same length: the bytes
 /// are the same but for that name, in three places (the notation, `to`
-/// and the path's last cell), so the move is one copy of 64 bytes and
-/// the name put in each place as one masked 8-byte write, where
-/// gathering it anew copied six names and wrote their keys (issue #25).
-/// Kept for moves of up to 64 bytes whose `to` has a name of 1 to 8.
+/// and the path's last cell). Kept as three pieces of 16 bytes, each the
+/// move's bytes from the end of one `to` name (the first from the start)
+/// up to the next, so a move is six fixed-size stores at fixed offsets:
+/// a piece, `to`'s name as one 8-byte store, and so on, each store
+/// overwriting what the one before wrote past its part; where a copy of
+/// the whole move and three masked writes of the name (read, mask,
+/// write) took about twice the instructions (issue #25). Kept for
+/// moves whose `to` has a name of 1 to 8 bytes and `from` one of at most
+/// 10 (so that each piece is at most 16 bytes).
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct FanMove {
-    bytes: [u8; 64],
+    parts: [[u8; 16]; 3],
+    /// Where `to`'s name starts, in the notation, `to` and the path.
+    to_at: [u8; 3],
+    /// Where the second and third pieces start (after the first two names).
+    part_at: [u8; 2],
     len: u8,
     /// The length of `to`'s name; 0 (no name is empty) when none is kept.
     to_len: u8,
-    /// Where `to`'s name starts, in the notation, `to` and the path.
-    to_at: [u8; 3],
 }
 
 impl FanMove {
-    const NONE: FanMove = FanMove { bytes: [0; 64], len: 0, to_len: 0, to_at: [0; 3] };
+    const NONE: FanMove = FanMove { parts: [[0; 16]; 3], to_at: [0; 3], part_at: [0; 2], len: 0, to_len: 0 };
 
     /// The move of `n` bytes just gathered in `a` (by [`gather_ends`] and
     /// one more [`put_name`] of `to`; `from`'s and `to`'s names `lf` and
     /// `lt` long), or [`FanMove::NONE`] when it is not kept.
     #[inline(always)]
     fn of(a: &[u8; ROOM], lf: u8, lt: u8, n: u8) -> FanMove {
-        if n > 64 || lt == 0 || lt > 8 {
+        if lf > 10 || lt == 0 || lt > 8 {
             return FanMove::NONE;
         }
         // The notation's `to` follows `from`'s name and `sep`; the path's
@@ -316,22 +367,41 @@ impl FanMove {
         // path's `from` (the same) before it.
         let last = n - lt;
         let to_at = [5 + lf, last - 4 - lf - lt, last];
-        FanMove { bytes: a[..64].try_into().expect("64 bytes"), len: n, to_len: lt, to_at }
+        let part_at = [to_at[0] + lt, to_at[1] + lt];
+        let part = |at: u8| -> [u8; 16] { a[usize::from(at)..][..16].try_into().expect("16 bytes") };
+        FanMove { parts: [part(0), part(part_at[0]), part(part_at[1])], to_at, part_at, len: n, to_len: lt }
     }
 
     /// The move to the cell of entry `t` (its name `to_len` long) laid
     /// out at the start of `a`; its length.
     #[inline(always)]
     fn put(&self, a: &mut [u8; ROOM], t: &[u8; 16]) -> u8 {
-        a[..64].copy_from_slice(&self.bytes);
-        let mask = u64::MAX >> (64 - 8 * u32::from(self.to_len));
-        let name = u64::from_le_bytes(t[2..10].try_into().expect("8 bytes")) & mask;
-        for p in self.to_at {
-            let w: &mut [u8; 8] = (&mut a[usize::from(p)..][..8]).try_into().expect("8 bytes");
-            *w = (u64::from_le_bytes(*w) & !mask | name).to_le_bytes();
-        }
+        let name: [u8; 8] = t[2..10].try_into().expect("8 bytes");
+        // Offsets under 256: with `ROOM` bytes no store is checked.
+        let [n0, n1, n2] = self.to_at.map(usize::from);
+        let [p1, p2] = self.part_at.map(usize::from);
+        a[..16].copy_from_slice(&self.parts[0]);
+        a[n0..][..8].copy_from_slice(&name);
+        a[p1..][..16].copy_from_slice(&self.parts[1]);
+        a[n1..][..8].copy_from_slice(&name);
+        a[p2..][..16].copy_from_slice(&self.parts[2]);
+        a[n2..][..8].copy_from_slice(&name);
         self.len
     }
+}
+
+/// What [`Wire::fan`]'s moves share: the fan's own arguments, `from`'s
+/// entry in [`ShortNames`] and the kinds' protobuf values.
+struct Fan<'a> {
+    tag: u32,
+    d: &'a Description,
+    names: &'a ShortNames,
+    from: u8,
+    f: &'a [u8; 16],
+    sep: u8,
+    kinds: [MoveKind; 2],
+    keys: [u8; 2],
+    full: bool,
 }
 
 /// The start of a move between the cells of entries `f` and `t` (from
@@ -492,57 +562,92 @@ impl Wire {
         full: bool,
     ) {
         let names = d.short_names();
-        let f = short_name(names, from).filter(|_| tag < 16);
-        let keys = kinds.map(|k| crate::convert::kind(k) as u8);
+        let Some(f) = short_name(names, from).filter(|_| tag < 16) else {
+            // `from`'s name is not short: every move the general way.
+            let mut left = to;
+            while left != 0 {
+                let c = left.trailing_zeros() as u8;
+                left &= left - 1;
+                let kind = kinds[(others >> c) as usize & 1];
+                self.between_general(tag, d, Described::Between { kind, from, to: c, sep, captured: 0 }, full);
+            }
+            return;
+        };
+        let fan = Fan { tag, d, names, from, f, sep, kinds, keys: kinds.map(|k| crate::convert::kind(k) as u8), full };
         // The moves gathered in `room` and not yet appended: at most
         // `FAN_AHEAD` bytes before a move, so each move has its `ROOM`.
         let mut at: u8 = 0;
-        // Each kind's last move, to copy for the next of that kind whose
-        // `to` has a name of the same length (most of a fan's moves).
-        let mut laid = [FanMove::NONE; 2];
+        // Each kind's last move (`self.laid`), to copy for the next of that
+        // kind whose `to` has a name of the same length (most of a fan's
+        // moves): none yet.
+        self.laid[0].to_len = 0;
+        self.laid[1].to_len = 0;
         // The cells walked a half at a time: a `u64`'s lowest bit and
         // shift are one instruction each, a `u128`'s five or more.
-        for (half, mut left, others) in [(0, to as u64, others as u64), (64, (to >> 64) as u64, (others >> 64) as u64)]
-        {
-            while left != 0 {
-                let i = left.trailing_zeros();
-                left &= left - 1;
-                let c = half + i as u8;
-                let which = (others >> i) as usize & 1;
-                if let (Some(f), Some(t)) = (f, short_name(names, c)) {
-                    let a = self.move_room(at);
-                    let like = &laid[which];
-                    if like.to_len == t[1] {
-                        at += like.put(a, t);
-                        if usize::from(at) > FAN_AHEAD {
-                            self.buf.extend_from_slice(&self.room[..usize::from(at)]);
-                            at = 0;
-                        }
-                        continue;
-                    }
-                    let mut n = gather_ends(a, f, t, sep, keys[which]);
-                    n = put_name(a, n, (5 << 3 | LEN) as u8, t);
-                    // At most 99 bytes (four names of 16, the notation of 31,
-                    // the kind, the key and length): `at` stays under 256.
-                    if n - 2 < 0x80 {
-                        a[0] = (tag << 3 | LEN) as u8;
-                        a[1] = n - 2;
-                        laid[which] = FanMove::of(a, f[1], t[1], n);
-                        at += n;
-                        if usize::from(at) > FAN_AHEAD {
-                            self.buf.extend_from_slice(&self.room[..usize::from(at)]);
-                            at = 0;
-                        }
-                        continue;
-                    }
+        self.fan_half::<0>(&fan, to as u64, others as u64, &mut at);
+        self.fan_half::<64>(&fan, (to >> 64) as u64, (others >> 64) as u64, &mut at);
+        self.buf.extend_from_slice(&self.room[..usize::from(at)]);
+    }
+
+    /// [`Wire::fan`]'s moves to the cells `HALF + i` of the bits `i` of
+    /// `to`, of the second kind where `others` has the bit; `at` and `laid`
+    /// as there.
+    #[inline(always)]
+    fn fan_half<const HALF: u8>(&mut self, fan: &Fan, mut left: u64, others: u64, at: &mut u8) {
+        let names = fan.names;
+        while left != 0 {
+            let i = left.trailing_zeros();
+            left &= left - 1;
+            let c = HALF + i as u8;
+            let which = (others >> i) as usize & 1;
+            let t = &names[usize::from(c & 127)];
+            // A kept move's `to_len` is 1 to 8: never a long name's.
+            if self.laid[which].to_len == t[1] {
+                let like = self.laid[which];
+                let a = self.move_room(*at);
+                *at += like.put(a, t);
+                if usize::from(*at) > FAN_AHEAD {
+                    self.buf.extend_from_slice(&self.room[..usize::from(*at)]);
+                    *at = 0;
                 }
-                self.buf.extend_from_slice(&self.room[..usize::from(at)]);
-                at = 0;
-                let m = Described::Between { kind: kinds[which], from, to: c, sep, captured: 0 };
-                self.between_general(tag, d, m, full);
+                continue;
+            }
+            // At most `FAN_AHEAD` (as after each move here), so the
+            // compiler knows each move's room is in `room`.
+            *at = self.fan_first(fan, c, which, *at).min(FAN_AHEAD as u8);
+        }
+    }
+
+    /// A fan's move to `c` that no kept move lays out: gathered, and kept
+    /// for the next of its kind ([`FanMove::of`]), or written the general
+    /// way when a name is not short.
+    #[inline(never)]
+    fn fan_first(&mut self, fan: &Fan, c: u8, which: usize, mut at: u8) -> u8 {
+        let at = &mut at;
+        if let Some(t) = short_name(fan.names, c) {
+            let a = self.move_room(*at);
+            let mut n = gather_ends(a, fan.f, t, fan.sep, fan.keys[which]);
+            n = put_name(a, n, (5 << 3 | LEN) as u8, t);
+            // At most 99 bytes (four names of 16, the notation of 31,
+            // the kind, the key and length): `at` stays under 256.
+            if n - 2 < 0x80 {
+                a[0] = (fan.tag << 3 | LEN) as u8;
+                a[1] = n - 2;
+                let kept = FanMove::of(a, fan.f[1], t[1], n);
+                self.laid[which] = kept;
+                *at += n;
+                if usize::from(*at) > FAN_AHEAD {
+                    self.buf.extend_from_slice(&self.room[..usize::from(*at)]);
+                    *at = 0;
+                }
+                return *at;
             }
         }
-        self.buf.extend_from_slice(&self.room[..usize::from(at)]);
+        self.buf.extend_from_slice(&self.room[..usize::from(*at)]);
+        *at = 0;
+        let m = Described::Between { kind: fan.kinds[which], from: fan.from, to: c, sep: fan.sep, captured: 0 };
+        self.between_general(fan.tag, fan.d, m, fan.full);
+        0
     }
 
     /// The `ROOM` bytes of `room` from `at` (at most `FAN_AHEAD`).
@@ -1062,38 +1167,67 @@ mod tests {
     /// a fresh wire and into one kept for all the fans.
     #[test]
     fn fans_are_their_moves() {
-        use parlour_engine::MoveKind::*;
         let registry = Registry::new();
         let mut moves = 0;
         for game in registry.all() {
-            let d = game.description();
-            let n = d.cells.len() as u8;
-            let all = if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
-            let (mut one, mut apart) = (Wire::default(), Wire::default());
-            for from in 0..n {
-                let some =
-                    (0..n).filter(|&c| (u32::from(c) * 5 + u32::from(from)) % 7 < 3).fold(0u128, |m, c| m | 1 << c);
-                for (i, to) in [0, 1u128 << (n - 1 - from), some, all & !(1u128 << from), all].into_iter().enumerate() {
-                    let kinds = [[Slide, Jump], [Straight, Straight], [Jump, Slide], [Squeeze, Pass]]
-                        [(i + usize::from(from)) % 4];
-                    let others = [0, some, !some, all][usize::from(from) % 4];
-                    let sep = [b'-', b'x'][i % 2];
-                    let m = Described::Fan { from, to, sep, kind: kinds[0], other: kinds[1], others };
-                    for full in [false, true] {
-                        let mut w = Wire::default();
-                        w.described(1, d, m, full);
-                        let mut each = Wire::default();
-                        m.each(|m| each.described(1, d, m, full));
-                        assert!(w.buf == each.buf, "{}: {m:?} full {full}", d.id);
-                        one.described(1, d, m, full);
-                        m.each(|m| apart.described(1, d, m, full));
-                        moves += to.count_ones();
-                    }
-                }
-            }
-            assert!(one.buf == apart.buf, "{}: one wire for all the fans", d.id);
+            moves += fans_of(game.description());
         }
         assert!(moves > 10_000, "only {moves} moves");
+    }
+
+    /// [`fans_are_their_moves`] on a board whose names are 1 to 16 bytes
+    /// long (no game's are over 3): `from`'s name too long to keep a move
+    /// of (over 10), `to`'s too long to keep (over 8), to gather (over
+    /// 14), and every length between.
+    #[test]
+    fn fans_with_names_of_every_length_are_their_moves() {
+        let registry = Registry::new();
+        let game = registry.all().find(|g| g.description().cells.len() >= 100).expect("a board of 100 cells");
+        // A copy made before its names' table is: worked out from the new names.
+        let mut d = game.description().clone();
+        for (i, cell) in d.cells.iter_mut().enumerate() {
+            let width = 1 + (i * 7) % 16;
+            cell.name = format!("{i:x>width$}");
+        }
+        for (c, cell) in d.cells.iter().enumerate() {
+            let e = d.short_names()[c][1];
+            assert_eq!(usize::from(e), if cell.name.len() <= 14 { cell.name.len() } else { usize::from(LONG_NAME) });
+        }
+        assert!(fans_of(&d) > 10_000);
+    }
+
+    /// Fans from every cell of `d`'s board to no cell, one, some and all,
+    /// four pairs of kinds and four sets of the second kind's cells, both
+    /// views, into a fresh wire and into one kept for all the fans: the
+    /// bytes of their moves written one by one. The moves written.
+    fn fans_of(d: &Description) -> u32 {
+        use parlour_engine::MoveKind::*;
+        let mut moves = 0;
+        let n = d.cells.len() as u8;
+        let all = if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
+        let (mut one, mut apart) = (Wire::default(), Wire::default());
+        for from in 0..n {
+            let some = (0..n).filter(|&c| (u32::from(c) * 5 + u32::from(from)) % 7 < 3).fold(0u128, |m, c| m | 1 << c);
+            for (i, to) in [0, 1u128 << (n - 1 - from), some, all & !(1u128 << from), all].into_iter().enumerate() {
+                let kinds =
+                    [[Slide, Jump], [Straight, Straight], [Jump, Slide], [Squeeze, Pass]][(i + usize::from(from)) % 4];
+                let others = [0, some, !some, all][usize::from(from) % 4];
+                let sep = [b'-', b'x'][i % 2];
+                let m = Described::Fan { from, to, sep, kind: kinds[0], other: kinds[1], others };
+                for full in [false, true] {
+                    let mut w = Wire::default();
+                    w.described(1, d, m, full);
+                    let mut each = Wire::default();
+                    m.each(|m| each.described(1, d, m, full));
+                    assert!(w.buf == each.buf, "{}: {m:?} full {full}", d.id);
+                    one.described(1, d, m, full);
+                    m.each(|m| apart.described(1, d, m, full));
+                    moves += to.count_ones();
+                }
+            }
+        }
+        assert!(one.buf == apart.buf, "{}: one wire for all the fans", d.id);
+        moves
     }
 
     /// A move handed over with its path ([`Described::Path`]) is written

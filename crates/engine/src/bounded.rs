@@ -96,10 +96,10 @@ impl<G: Game> Game for Bounded<G> {
     }
 
     fn from_record(&self, record: Record) -> Result<Self::Position, RulesError> {
-        self.from_pairs(Pairs::of(&record))
+        self.from_pairs(&mut Pairs::of(&record))
     }
 
-    fn from_pairs(&self, mut pairs: Pairs<'_>) -> Result<Self::Position, RulesError> {
+    fn from_pairs(&self, pairs: &mut Pairs<'_>) -> Result<Self::Position, RulesError> {
         let ply = pairs.take_u32("ply", 0)?;
         let max_plies = pairs.take_u32("max_plies", 0)?;
         let resigned = match pairs.take("resigned") {

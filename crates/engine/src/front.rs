@@ -220,7 +220,13 @@ impl Shown {
 /// record would ([`Pairs::parse`] splits as [`Record::parse`] does).
 pub fn read<G: Game>(game: &G, given: Given<'_>) -> Result<G::Position, RulesError> {
     match given {
-        Given::Text(t) => game.from_pairs(Pairs::parse(t)?),
+        Given::Text(t) => {
+            // Split where the game reads them: the pairs (some 600 bytes)
+            // are never copied out of a result or into a call (issue #25).
+            let mut pairs = Pairs::new();
+            pairs.split(t)?;
+            game.from_pairs(&mut pairs)
+        }
         Given::Record(r) => game.from_record(r),
     }
 }

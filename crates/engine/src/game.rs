@@ -376,7 +376,7 @@ pub trait Game: Send + Sync + 'static {
     /// or the same error, either way. By default [`Game::from_record`] of
     /// the pairs.
     #[allow(clippy::wrong_self_convention)]
-    fn from_pairs(&self, pairs: Pairs<'_>) -> Result<Self::Position, RulesError> {
+    fn from_pairs(&self, pairs: &mut Pairs<'_>) -> Result<Self::Position, RulesError> {
         self.from_record(pairs.to_record())
     }
 

@@ -172,11 +172,26 @@ fn key_tag(k: &str) -> u32 {
     }
 }
 
-/// `a == b`, compared in line: keys are a few bytes, shorter than a call
-/// to `memcmp` costs.
+/// `a == b`, compared in line: keys and names are a few bytes, shorter
+/// than a call to `memcmp` costs. Up to 16 bytes as two words of each
+/// (overlapping when shorter than two), where a byte at a time cost some
+/// eight instructions a byte (issue #25: a position's keys are read every
+/// call); a constant `b`'s words are worked out at compile time.
 #[inline]
 fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let u64_at = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+    let u32_at = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        8..=16 => u64_at(a, 0) == u64_at(b, 0) && u64_at(a, n - 8) == u64_at(b, n - 8),
+        4..=7 => u32_at(a, 0) == u32_at(b, 0) && u32_at(a, n - 4) == u32_at(b, n - 4),
+        0..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        _ => a == b,
+    }
 }
 
 fn too_many_keys() -> RulesError {
@@ -244,8 +259,15 @@ const fn tag_bit(tag: u32) -> u64 {
     1 << (tag.wrapping_mul(0x9E37_79B1) >> 26)
 }
 
+impl Default for Pairs<'_> {
+    fn default() -> Self {
+        Pairs::new()
+    }
+}
+
 impl<'a> Pairs<'a> {
-    fn empty() -> Self {
+    /// No pairs: [`Pairs::split`] splits a text into them.
+    pub fn new() -> Self {
         Pairs {
             inline: [("", ""); INLINE_PAIRS],
             tags: [0; INLINE_PAIRS],
@@ -267,7 +289,12 @@ impl<'a> Pairs<'a> {
 
     #[inline]
     fn push(&mut self, pair: (&'a str, &'a str)) {
-        let tag = key_tag(pair.0);
+        self.push_tagged(pair, key_tag(pair.0));
+    }
+
+    /// [`Pairs::push`] of a pair whose key's tag is worked out already.
+    #[inline]
+    fn push_tagged(&mut self, pair: (&'a str, &'a str), tag: u32) {
         self.present |= tag_bit(tag);
         if self.len < INLINE_PAIRS {
             self.inline[self.len] = pair;
@@ -282,13 +309,23 @@ impl<'a> Pairs<'a> {
     /// `=`, a key given twice, more than [`MAX_KEYS`] pairs, and text longer
     /// than [`MAX_POSITION_LEN`].
     pub fn parse(text: &'a str) -> Result<Pairs<'a>, RulesError> {
+        let mut pairs = Pairs::new();
+        pairs.split(text)?;
+        Ok(pairs)
+    }
+
+    /// [`Pairs::parse`] into these pairs, which hold none yet (made by
+    /// [`Pairs::new`]): where the pairs are read, so they are not copied
+    /// out of a result (issue #25).
+    pub fn split(&mut self, text: &'a str) -> Result<(), RulesError> {
+        debug_assert_eq!(self.len, 0, "split into pairs that hold some");
         if text.len() > MAX_POSITION_LEN {
             return Err(RulesError::bad_position(
                 "position",
                 format!("the position text is {} bytes long; at most {MAX_POSITION_LEN} are accepted", text.len()),
             ));
         }
-        let mut pairs = Pairs::empty();
+        let pairs = self;
         // Split on the bytes `;` and `=` (ASCII, so every piece is whole
         // UTF-8) in one plain scan: a position is a few hundred bytes and a
         // dozen pairs, too short for the searchers' set-up to pay. What
@@ -327,18 +364,18 @@ impl<'a> Pairs<'a> {
             {
                 return Err(given_twice(k));
             }
-            pairs.push((k, v));
+            pairs.push_tagged((k, v), tag);
             if end == bytes.len() {
                 break;
             }
             start = skip_spaces(bytes, end + 1);
         }
-        Ok(pairs)
+        Ok(())
     }
 
     /// The pairs of a record (its keys are distinct already).
     pub fn of(record: &'a Record) -> Pairs<'a> {
-        let mut pairs = Pairs::empty();
+        let mut pairs = Pairs::new();
         for (k, v) in record.entries().iter().take(MAX_KEYS) {
             pairs.push((k, v));
         }
@@ -410,7 +447,7 @@ impl<'a> Pairs<'a> {
     }
 
     /// Errors naming the first key nobody took: an unknown key.
-    pub fn finish(self, allowed: &[&str]) -> Result<(), RulesError> {
+    pub fn finish(&self, allowed: &[&str]) -> Result<(), RulesError> {
         match self.left().next() {
             Some((k, _)) => Err(unknown_key(k, allowed)),
             None => Ok(()),
@@ -565,7 +602,7 @@ impl std::fmt::Display for Record {
 /// index (a player is its index in the game's list of names); anything else
 /// is refused naming the key and the names it accepts.
 pub fn parse_name(key: &str, value: &str, names: &[&str]) -> Result<usize, RulesError> {
-    names.iter().position(|&n| n == value).ok_or_else(|| {
+    names.iter().position(|&n| same(n, value)).ok_or_else(|| {
         let expected = match names {
             [.., a, b] => {
                 let head = &names[..names.len() - 2];
@@ -1085,11 +1122,12 @@ mod tests {
 
     #[test]
     fn the_one_pass_scan_splits_as_splitting_did() {
-        let alphabet = ["a", "b", "=", ";", " ", "\u{a0}", "é", "1", ",", "\t", "==", ";;"];
+        let alphabet = ["a", "b", "=", ";", " ", "\u{a0}", "é", "1", ",", "\t", "==", ";;", "; ", "key", "=v;"];
         let mut seed = 7u64;
         for _ in 0..20_000 {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let len = (seed >> 59) as usize;
+            // Up to 31 pieces, or up to 127 (several words a text).
+            let len = if seed & 1 == 0 { (seed >> 59) as usize } else { (seed >> 57) as usize };
             let mut text = String::new();
             let mut r = seed;
             for _ in 0..len {
@@ -1208,6 +1246,29 @@ mod tests {
                 (Ok(x), Ok(y)) => assert_eq!((x, a), (y, b), "{v:?}"),
                 (Err(x), Err(y)) => assert_eq!((x.message, x.cell, x.field), (y.message, y.cell, y.field), "{v:?}"),
                 (x, y) => panic!("{v:?}: {x:?} against {y:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn same_is_str_eq() {
+        let words =
+            ["", "a", "ab", "abc", "abcd", "abcde", "abcdefg", "abcdefgh", "abcdefghi", "white_seat", "bidder_moves"];
+        let mut all: Vec<String> = Vec::new();
+        for w in words.iter().chain(&["x", "max_plies", "0123456789abcdef", "0123456789abcdefg", "ünï", "é"]) {
+            all.push(w.to_string());
+            // The same length, one byte changed at each place in turn.
+            for i in 0..w.len() {
+                let mut b = w.as_bytes().to_vec();
+                b[i] = if b[i] == b'z' { b'y' } else { b'z' };
+                if let Ok(t) = String::from_utf8(b) {
+                    all.push(t);
+                }
+            }
+        }
+        for a in &all {
+            for b in &all {
+                assert_eq!(same(a, b), a == b, "{a:?} {b:?}");
             }
         }
     }

@@ -63,8 +63,8 @@ pub fn check_position<G: Game>(game: &G, pos: &G::Position) {
     let mut direct = String::new();
     game.write_position(pos, &mut direct);
     assert_eq!(direct, text, "write_position differs from to_record");
-    let pairs = crate::notation::Pairs::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    let read = game.from_pairs(pairs).unwrap_or_else(|e| panic!("{text}: does not read back directly: {e}"));
+    let mut pairs = crate::notation::Pairs::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let read = game.from_pairs(&mut pairs).unwrap_or_else(|e| panic!("{text}: does not read back directly: {e}"));
     assert_eq!(&read, pos, "{text}: the direct reader changed the position");
     assert_eq!(Record::of_text(text.clone()), game.to_record(pos), "{text}: the lazy record differs");
     // An evaluation's status and winners are the outcome (the front shows

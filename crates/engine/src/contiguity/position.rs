@@ -30,9 +30,14 @@ impl Contiguity {
 /// Reads a position (its text's pairs, or a record's): who is to move, the
 /// pieces, then the bidding variant's keys (refused in the plain game).
 /// Each step refuses what it reads wrong, naming the key (and the cell).
-pub(super) fn read(game: &Contiguity, mut r: Pairs<'_>) -> Result<Position, RulesError> {
+pub(super) fn read(game: &Contiguity, r: &mut Pairs<'_>) -> Result<Position, RulesError> {
     let to_move = parse_player("to_move", r.require("to_move")?)?;
-    let pieces = read_pieces(&mut r)?;
+    // The bidding variant's `phase` taken where its text has it (before
+    // the pieces), so each key is found at once (`Pairs::take` looks
+    // after the pair taken last first); read after the pieces, as before,
+    // so the errors come in the same order.
+    let phase = if game.variant == Variant::Default { None } else { r.take("phase") };
+    let pieces = read_pieces(r)?;
     let mut pos =
         Position { pieces, to_move, phase: Phase::Play, bid: None, bidder: None, bidder_moves: 0, white_seat: 0 };
     if game.variant == Variant::Default {
@@ -45,7 +50,7 @@ pub(super) fn read(game: &Contiguity, mut r: Pairs<'_>) -> Result<Position, Rule
             return Err(RulesError::bad_position(*k, format!("`{k}` belongs to the bidding variant")));
         }
     } else {
-        read_bidding_keys(&mut r, &mut pos)?;
+        read_bidding_keys(r, phase, &mut pos)?;
     }
     r.finish(&["to_move", "white", "red", "phase", "bid", "bidder", "bidder_moves", "white_seat", "ply", "max_plies"])?;
     for p in [WHITE, RED] {
@@ -88,12 +93,13 @@ fn read_pieces(r: &mut Pairs<'_>) -> Result<[u128; 2], RulesError> {
     Ok(pieces)
 }
 
-/// The bidding variant: `phase`, `bid` with `bidder` (consistent with the
-/// phase and who is to move), `bidder_moves` (play only, within the bid)
-/// and `white_seat` (play only).
-fn read_bidding_keys(r: &mut Pairs<'_>, pos: &mut Position) -> Result<(), RulesError> {
+/// The bidding variant: `phase` (its value, taken already), `bid` with
+/// `bidder` (consistent with the phase and who is to move),
+/// `bidder_moves` (play only, within the bid) and `white_seat` (play
+/// only).
+fn read_bidding_keys(r: &mut Pairs<'_>, phase: Option<&str>, pos: &mut Position) -> Result<(), RulesError> {
     let to_move = pos.to_move;
-    pos.phase = match r.take("phase") {
+    pos.phase = match phase {
         None | Some("play") => Phase::Play,
         Some("bidding") => Phase::Bidding,
         Some("choice") => Phase::Choice,

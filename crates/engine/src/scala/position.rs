@@ -26,7 +26,7 @@ fn parse_player(key: &str, v: &str) -> Result<Player, RulesError> {
 }
 
 /// Reads a position (its text's pairs, or a record's).
-pub(super) fn read(g: &Scala, mut r: Pairs<'_>) -> Result<Position, RulesError> {
+pub(super) fn read(g: &Scala, r: &mut Pairs<'_>) -> Result<Position, RulesError> {
     let to_move = parse_player("to_move", r.require("to_move")?)?;
     let mut occupied = 0u128;
     let mut stones = [0u128; 2];

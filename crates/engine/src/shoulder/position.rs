@@ -127,7 +127,7 @@ impl ShoulderToShoulder {
 }
 
 /// Reads a position (its text's pairs, or a record's).
-pub(super) fn read(g: &ShoulderToShoulder, mut r: Pairs<'_>) -> Result<Position, RulesError> {
+pub(super) fn read(g: &ShoulderToShoulder, r: &mut Pairs<'_>) -> Result<Position, RulesError> {
     let b = g.board;
     let seats = g.seats();
     if let Some(v) = r.take("players") {

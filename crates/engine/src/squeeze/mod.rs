@@ -246,10 +246,10 @@ impl Game for Squeeze {
     }
 
     fn from_record(&self, r: Record) -> Result<Position, RulesError> {
-        position::read(self, crate::notation::Pairs::of(&r))
+        position::read(self, &mut crate::notation::Pairs::of(&r))
     }
 
-    fn from_pairs(&self, pairs: crate::notation::Pairs<'_>) -> Result<Position, RulesError> {
+    fn from_pairs(&self, pairs: &mut crate::notation::Pairs<'_>) -> Result<Position, RulesError> {
         position::read(self, pairs)
     }
 

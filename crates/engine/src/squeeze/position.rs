@@ -21,15 +21,15 @@ pub(super) fn start() -> Position {
 /// Reads a position (its text's pairs, or a record's): the phase and who is
 /// to move, the pieces, then the keys of the pre-game or of play. Each step
 /// refuses what it reads wrong, naming the key (and the cell).
-pub(super) fn read(game: &Squeeze, mut r: Pairs<'_>) -> Result<Position, RulesError> {
-    let phase = read_phase(&mut r)?;
-    let to_move = read_to_move(&mut r, phase)?;
-    let (kings, stones) = read_pieces(game, &mut r)?;
+pub(super) fn read(game: &Squeeze, r: &mut Pairs<'_>) -> Result<Position, RulesError> {
+    let phase = read_phase(r)?;
+    let to_move = read_to_move(r, phase)?;
+    let (kings, stones) = read_pieces(game, r)?;
     let mut pos = Position { kings, stones, captured: [0, 0], bait: None, phase, to_move, setter: None };
     if phase == Phase::Play {
-        read_play_keys(&mut r, &mut pos)?;
+        read_play_keys(r, &mut pos)?;
     } else {
-        check_pregame(game, &r, &pos)?;
+        check_pregame(game, r, &pos)?;
     }
     r.finish(&KEYS)?;
     Ok(pos)
