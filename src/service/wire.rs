@@ -354,13 +354,17 @@ struct FanMove {
 impl FanMove {
     const NONE: FanMove = FanMove { parts: [[0; 16]; 3], to_at: [0; 3], part_at: [0; 2], len: 0, to_len: 0 };
 
-    /// The move of `n` bytes just gathered in `a` (by [`gather_ends`] and
-    /// one more [`put_name`] of `to`; `from`'s and `to`'s names `lf` and
-    /// `lt` long), or [`FanMove::NONE`] when it is not kept.
+    /// Keeps the move of `n` bytes just gathered in `a` (by [`gather_ends`]
+    /// and one more [`put_name`] of `to`; `from`'s and `to`'s names `lf`
+    /// and `lt` long), or marks none kept (`to_len` 0) when it is not
+    /// kept. Written in place: built aside and then copied, the move went
+    /// through the stack a few bytes at a time (about 22 instructions
+    /// more a kept move; issue #25).
     #[inline(always)]
-    fn of(a: &[u8; ROOM], lf: u8, lt: u8, n: u8) -> FanMove {
+    fn keep(&mut self, a: &[u8; ROOM], lf: u8, lt: u8, n: u8) {
         if lf > 10 || lt == 0 || lt > 8 {
-            return FanMove::NONE;
+            self.to_len = 0;
+            return;
         }
         // The notation's `to` follows `from`'s name and `sep`; the path's
         // `to` ends the move, after `to` ([key, length, name]) and the
@@ -369,7 +373,11 @@ impl FanMove {
         let to_at = [5 + lf, last - 4 - lf - lt, last];
         let part_at = [to_at[0] + lt, to_at[1] + lt];
         let part = |at: u8| -> [u8; 16] { a[usize::from(at)..][..16].try_into().expect("16 bytes") };
-        FanMove { parts: [part(0), part(part_at[0]), part(part_at[1])], to_at, part_at, len: n, to_len: lt }
+        self.parts = [part(0), part(part_at[0]), part(part_at[1])];
+        self.to_at = to_at;
+        self.part_at = part_at;
+        self.len = n;
+        self.to_len = lt;
     }
 
     /// The move to the cell of entry `t` (its name `to_len` long) laid
@@ -619,13 +627,15 @@ impl Wire {
     }
 
     /// A fan's move to `c` that no kept move lays out: gathered, and kept
-    /// for the next of its kind ([`FanMove::of`]), or written the general
+    /// for the next of its kind ([`FanMove::keep`]), or written the general
     /// way when a name is not short.
     #[inline(never)]
     fn fan_first(&mut self, fan: &Fan, c: u8, which: usize, mut at: u8) -> u8 {
         let at = &mut at;
         if let Some(t) = short_name(fan.names, c) {
-            let a = self.move_room(*at);
+            // The room borrowed apart from `laid`, so the kept move is
+            // written where it is kept.
+            let a: &mut [u8; ROOM] = (&mut self.room[usize::from(*at)..][..ROOM]).try_into().expect("a move's room");
             let mut n = gather_ends(a, fan.f, t, fan.sep, fan.keys[which]);
             n = put_name(a, n, (5 << 3 | LEN) as u8, t);
             // At most 99 bytes (four names of 16, the notation of 31,
@@ -633,8 +643,7 @@ impl Wire {
             if n - 2 < 0x80 {
                 a[0] = (fan.tag << 3 | LEN) as u8;
                 a[1] = n - 2;
-                let kept = FanMove::of(a, fan.f[1], t[1], n);
-                self.laid[which] = kept;
+                self.laid[which].keep(a, fan.f[1], t[1], n);
                 *at += n;
                 if usize::from(*at) > FAN_AHEAD {
                     self.buf.extend_from_slice(&self.room[..usize::from(*at)]);
