@@ -2,7 +2,8 @@
 //! does once the node cap stops the tree growing (docs/ai.md, "Levels per
 //! game"). For one Scala position: the tree's nodes, the CPU time and the
 //! most visited moves at each checkpoint of iterations, under a node cap.
-//! Scala and Contiguity (the games whose levels this was measured for).
+//! Scala and Contiguity (the games whose levels this was measured for),
+//! and Shoulder to Shoulder (both forms; issue #21, three-player `hard`).
 //!
 //! ```sh
 //! cargo run --release -p parlour-engine --example tree_nodes -- \
@@ -10,7 +11,8 @@
 //! ```
 //!
 //! Arguments: the game (`scala/original`, `scala/zillions`,
-//! `contiguity/default`, `contiguity/bidding`), the node cap (0: the
+//! `contiguity/default`, `contiguity/bidding`,
+//! `shoulder-to-shoulder/three-player`, `shoulder-to-shoulder/two-player`), the node cap (0: the
 //! default, `DEFAULT_MAX_NODES`), the checkpoints (iterations, rising,
 //! comma-separated) and the position (`start` or a position text). The
 //! player is the default tree search (every level's in these games); its
@@ -21,6 +23,7 @@ use parlour_engine::contiguity::{self, Contiguity};
 use parlour_engine::game::Game;
 use parlour_engine::scala::{self, Scala};
 use parlour_engine::search::{HeuristicEval, Mcts, SearchConfig, SuggestBudget, DEFAULT_MAX_NODES};
+use parlour_engine::shoulder::{self, ShoulderToShoulder};
 use parlour_engine::{Bounded, Record};
 use std::time::Instant;
 
@@ -41,6 +44,12 @@ fn main() -> Result<(), String> {
         }
         "contiguity/bidding" => {
             run(&Bounded::new(Contiguity::new(contiguity::Variant::Bidding)), cap, &checkpoints, position)
+        }
+        "shoulder-to-shoulder/three-player" => {
+            run(&Bounded::new(ShoulderToShoulder::new(shoulder::Variant::ThreePlayer)), cap, &checkpoints, position)
+        }
+        "shoulder-to-shoulder/two-player" => {
+            run(&Bounded::new(ShoulderToShoulder::new(shoulder::Variant::TwoPlayer)), cap, &checkpoints, position)
         }
         g => Err(format!("unknown game {g}")),
     }

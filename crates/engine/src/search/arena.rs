@@ -105,6 +105,7 @@ impl FromStr for PlayerSpec {
                 "tac" => config.tactics = num(v)? as u32,
                 "tn" => config.tactics_nodes = num(v)? as u64,
                 "mm" => config.minimax = num(v)?.min(1.0),
+                "par" => config.paranoid = num(v)?.min(1.0),
                 "qs" => config.quiescence = num(v)? as u32,
                 "ab" => {
                     config.alpha_beta = match v {
@@ -230,6 +231,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.tactics_nodes != d.tactics_nodes {
                     parts.push(format!("tn={}", config.tactics_nodes));
+                }
+                if config.paranoid != d.paranoid {
+                    parts.push(format!("par={}", config.paranoid));
                 }
                 if config.minimax != d.minimax {
                     parts.push(format!("mm={}", config.minimax));

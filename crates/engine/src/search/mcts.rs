@@ -13,8 +13,12 @@
 //!
 //! Values are vectors, one entry per seat (the players as numbered at the
 //! root), each in `[-1, 1]`: each player maximises its own entry (max-n;
-//! with two players this is the usual zero-sum search). A seat is followed
-//! across pie and bidding choices with [`Game::player_after`].
+//! with two players this is the usual zero-sum search). With more than two
+//! players the others' choices in the tree are partly against the
+//! searching player ([`SearchConfig::paranoid`]): max-n alone lets the
+//! searching player leave a defence to an opponent who, in the tree, always
+//! makes it, and the deeper the search the more it relies on that. A seat
+//! is followed across pie and bidding choices with [`Game::player_after`].
 //!
 //! Solver (MCTS-Solver): a node whose player to move has a proven win among
 //! its children is a proven win; with two players a node whose children
@@ -131,6 +135,20 @@ pub struct SearchConfig {
     /// [`Game::search_value`]. Off by default: docs/ai.md, issue #22,
     /// "The play evaluation fitted".
     pub ab_fitted: bool,
+    /// With more than two players: how far the other players choose
+    /// against the searching player (the root's player to move) in the
+    /// tree, 0 to 1. At another player's node a child is valued `(1 - w)`
+    /// times its mean for that player plus `w` times its mean for the
+    /// searching player, negated (children not yet visited by their prior
+    /// alone); 0 is max-n (each player for itself), 1 the paranoid
+    /// search. Max-n assumes that an opponent stops a third player's win
+    /// whenever that is best for it, so the searcher leaves the defence to
+    /// it; a deeper search sees more such defences and relies on more of
+    /// them, and a weaker opponent does not make them: three-player
+    /// Shoulder to Shoulder's `hard` lost to `medium` (docs/ai.md,
+    /// "Three-player Shoulder to Shoulder: why `hard` lost to `medium`").
+    /// Two-player games are unaffected (their values are zero-sum).
+    pub paranoid: f64,
 }
 
 impl Default for SearchConfig {
@@ -153,6 +171,7 @@ impl Default for SearchConfig {
             ab_nodes: 0,
             pie: false,
             ab_fitted: false,
+            paranoid: 0.5,
         }
     }
 }
@@ -201,6 +220,8 @@ pub struct Mcts<'a, G: Game, E: Evaluator<G> + ?Sized> {
     scratch: Vec<(f32, G::Move, Option<Values>)>,
     path: Vec<u32>,
     tactical_nodes: u64,
+    /// The root's player to move, as a seat: the searching player.
+    root_seat: usize,
 }
 
 fn identity() -> [Player; MAX_SEATS] {
@@ -216,6 +237,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
     pub fn new(game: &'a G, eval: &'a E, root: G::Position, config: SearchConfig, budget: &SuggestBudget) -> Self {
         let seats = game.description().players.len().clamp(1, MAX_SEATS);
         let max_nodes = if budget.max_nodes == 0 { DEFAULT_MAX_NODES } else { budget.max_nodes };
+        let root_seat = game.to_move(&root) as usize % seats;
         let mut search = Mcts {
             game,
             eval,
@@ -233,6 +255,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             scratch: Vec::new(),
             path: Vec::new(),
             tactical_nodes: 0,
+            root_seat,
         };
         search.push(None, 0.0, 1.0, 0);
         search
@@ -471,6 +494,10 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             }
         }
         let mover = self.nodes[first].mover as usize;
+        // Another player's choice, partly against the searching player
+        // (more than two players; `SearchConfig::paranoid`).
+        let (root, wp) = (self.root_seat, self.config.paranoid);
+        let against = wp > 0.0 && self.seats > 2 && mover != root;
         let sqrt_n = (n.visits.max(1) as f64).sqrt();
         let (pw, cp) = (self.config.prior_visits, self.config.exploration);
         let mut best = first;
@@ -478,17 +505,25 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         for c in first..first + count {
             let ch = &self.nodes[c];
             let q = if ch.proven != NONE {
-                let v = self.exact[ch.proven as usize][mover] as f64;
+                let e = &self.exact[ch.proven as usize];
+                let v = e[mover] as f64;
                 if self.seats == 2 && v <= -1.0 {
                     continue;
                 }
-                v
+                if against {
+                    (1.0 - wp) * v - wp * e[root] as f64
+                } else {
+                    v
+                }
             } else {
                 let sum = self.sums[c * self.seats + mover] as f64;
                 let mean = (pw * ch.prior as f64 + sum) / (pw + ch.visits as f64);
                 let w = self.config.minimax;
                 if w > 0.0 && self.seats == 2 {
                     (1.0 - w) * mean + w * ch.minimax as f64
+                } else if against && ch.visits > 0 {
+                    let theirs = self.sums[c * self.seats + root] as f64 / ch.visits as f64;
+                    (1.0 - wp) * mean - wp * theirs
                 } else {
                     mean
                 }
@@ -831,5 +866,74 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             iterations: self.iterations,
             proven: root.proven != NONE,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::HeuristicEval;
+    use crate::shoulder::{ShoulderToShoulder, Variant};
+
+    /// A three-player tree whose root (red to move) and first child (green
+    /// to move) are expanded; green's children then get the means given
+    /// (for green, for red), every other child of green's a poor one.
+    fn green_node<'a>(
+        game: &'a ShoulderToShoulder,
+        config: SearchConfig,
+        means: &[(f32, f32)],
+    ) -> (Mcts<'a, ShoulderToShoulder, HeuristicEval>, usize) {
+        let budget = SuggestBudget { seed: 1, max_iterations: 2, ..Default::default() };
+        let mut search = Mcts::new(game, &HeuristicEval, game.start(), config, &budget);
+        search.run(&budget);
+        let root = &search.nodes[0];
+        let green = (root.first..root.first + root.count)
+            .map(|c| c as usize)
+            .find(|&c| search.nodes[c].expanded)
+            .expect("the second iteration expands a child of the root");
+        let (first, count) = (search.nodes[green].first as usize, search.nodes[green].count as usize);
+        assert_eq!(search.nodes[first].mover, 1, "green chooses there");
+        let seats = search.seats;
+        for (i, c) in (first..first + count).enumerate() {
+            let (own, red) = means.get(i).copied().unwrap_or((-0.5, 0.5));
+            let n = &mut search.nodes[c];
+            n.visits = 1000;
+            n.prior = own;
+            n.policy = 1.0 / count as f32;
+            search.sums[c * seats] = red * 1000.0;
+            search.sums[c * seats + 1] = own * 1000.0;
+            search.sums[c * seats + 2] = -(own + red) * 1000.0;
+        }
+        search.nodes[green].visits = 1000 * count as u32;
+        (search, green)
+    }
+
+    #[test]
+    fn another_players_choice_counts_against_the_searching_player() {
+        let game = ShoulderToShoulder::new(Variant::ThreePlayer);
+        // Green's first move is a little better for green, its second much
+        // worse for red (the searching player).
+        let means = [(0.10, 0.0), (0.08, -0.30)];
+        let (search, green) = green_node(&game, SearchConfig::default(), &means);
+        let first = search.nodes[green].first as usize;
+        assert_eq!(search.select(green), first + 1, "the default weighs red's value at green's choice");
+        let maxn = SearchConfig { paranoid: 0.0, ..SearchConfig::default() };
+        let (search, green) = green_node(&game, maxn, &means);
+        let first = search.nodes[green].first as usize;
+        assert_eq!(search.select(green), first, "max-n: green for itself alone");
+    }
+
+    #[test]
+    fn the_weight_against_the_searching_player_leaves_two_player_games_alone() {
+        let game = ShoulderToShoulder::new(Variant::TwoPlayer);
+        let budget = SuggestBudget { seed: 3, max_iterations: 2000, ..Default::default() };
+        let answer = |paranoid| {
+            let config = SearchConfig { paranoid, ..SearchConfig::default() };
+            let mut search = Mcts::new(&game, &HeuristicEval, game.start(), config, &budget);
+            search.run(&budget);
+            (search.suggestion(), search.node_count())
+        };
+        assert_eq!(answer(0.0), answer(1.0));
+        assert_eq!(answer(0.0), answer(SearchConfig::default().paranoid));
     }
 }
