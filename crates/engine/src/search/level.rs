@@ -141,6 +141,17 @@ pub enum LevelScale {
     Scala,
 }
 
+impl LevelScale {
+    /// Every scale.
+    pub const ALL: [LevelScale; 5] = [
+        LevelScale::Squeeze,
+        LevelScale::HexSwish,
+        LevelScale::Swish,
+        LevelScale::ContiguityBidding,
+        LevelScale::Scala,
+    ];
+}
+
 /// A level's iterations for the tree search, one count a column; a game's
 /// [`LevelScale`] picks the column ([`Level::iterations`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

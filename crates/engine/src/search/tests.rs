@@ -360,13 +360,7 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     let searching: Vec<&Level> = super::level::LEVELS.iter().filter(|l| l.searches).collect();
     assert_eq!(searching.len(), 5);
     let iterations = |scale| searching.iter().map(|l| l.iterations(scale)).collect::<Vec<u64>>();
-    let scales = [
-        LevelScale::Squeeze,
-        LevelScale::HexSwish,
-        LevelScale::Swish,
-        LevelScale::ContiguityBidding,
-        LevelScale::Scala,
-    ];
+    let scales = LevelScale::ALL;
     // In every game: every searching level replays (it is bound by
     // iterations), each makes at least three times the iterations of the
     // one below, and `easy` and `medium` are the same everywhere.
@@ -444,13 +438,7 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
 /// the tree search's judgment it was measured with.
 #[test]
 fn only_swish_strong_and_master_judge_the_pie() {
-    let scales = [
-        LevelScale::Squeeze,
-        LevelScale::HexSwish,
-        LevelScale::Swish,
-        LevelScale::ContiguityBidding,
-        LevelScale::Scala,
-    ];
+    let scales = LevelScale::ALL;
     for level in super::level::LEVELS.iter() {
         for scale in scales {
             let want = scale == LevelScale::Swish && ["strong", "master"].contains(&level.name);
