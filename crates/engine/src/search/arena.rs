@@ -146,7 +146,7 @@ impl FromStr for PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, qs, ab, abq, lmr, qm, abn, pie, ev"
+                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, par, qs, ab, abq, lmr, qm, abn, pie, ev"
                 ))
                 }
             }
@@ -801,6 +801,12 @@ mod tests {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
         assert!("level:godlike".parse::<PlayerSpec>().is_err());
+        // An unknown key is refused naming every key, `par` included.
+        let err = "mcts:zz=1".parse::<PlayerSpec>().unwrap_err();
+        assert!(err.contains(" mm, par, "), "{err}");
+        let par = "mcts:it=100,par=0".parse::<PlayerSpec>().unwrap();
+        assert_eq!(par.to_string().parse::<PlayerSpec>().unwrap(), par, "par round-trips");
+        assert!(par.to_string().contains("par=0"), "{par}");
         // `nodes` is the tree's cap, handed to the budget; 0 keeps the default.
         let spec: PlayerSpec = "mcts:it=30000,nodes=6000000".parse().unwrap();
         assert_eq!(spec.budget(LevelScale::default(), 1).max_nodes, 6_000_000);
