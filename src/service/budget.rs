@@ -257,20 +257,20 @@ mod tests {
         let ab_nodes =
             |s: &RulesService, level: &str, iterations: u64| scaled(s, level, LevelScale::Squeeze, iterations);
         let s = service(Duration::from_secs(30));
-        for level in parlour_engine::search::LEVELS.iter().filter(|l| l.searches) {
-            for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
+        for level in parlour_engine::search::LEVELS.iter().filter(|l| l.searches()) {
+            for scale in LevelScale::ALL.into_iter().filter(|s| s.plays_alpha_beta()) {
                 let want = Some(level.alpha_beta_positions(scale));
                 assert_eq!(scaled(&s, level.name, scale, 0), want, "{} {scale:?}", level.name);
             }
         }
         assert_eq!(ab_nodes(&s, "hard", 0), Some(300_000));
-        // The Swish rules' scales: tenfold higher at the base; square
-        // Swish's `hard` a hundredfold over `medium`.
+        // The Swish rules' scales: higher at the base; square Swish's
+        // `strong` a hundredfold over `hard`.
         assert_eq!(scaled(&s, "easy", LevelScale::HexSwish, 0), Some(10_000));
-        assert_eq!(scaled(&s, "hard", LevelScale::HexSwish, 0), Some(1_000_000));
+        assert_eq!(scaled(&s, "strong", LevelScale::HexSwish, 0), Some(1_000_000));
         assert_eq!(scaled(&s, "easy", LevelScale::Swish, 0), Some(10_000));
-        assert_eq!(scaled(&s, "hard", LevelScale::Swish, 0), Some(10_000_000));
-        assert_eq!(scaled(&s, "hard", LevelScale::Swish, 50), Some(0));
+        assert_eq!(scaled(&s, "strong", LevelScale::Swish, 0), Some(10_000_000));
+        assert_eq!(scaled(&s, "strong", LevelScale::Swish, 50), Some(0));
         assert_eq!(ab_nodes(&s, "beginner", 0), None, "greedy");
         // The request's iterations: they bound both searches.
         assert_eq!(ab_nodes(&s, "hard", 50), Some(0));

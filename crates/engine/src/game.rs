@@ -752,10 +752,9 @@ pub trait Game: Send + Sync + 'static {
 
     /// The scale of the named levels' budgets in this game
     /// ([`crate::search::level`]): the rules decide how much search a level
-    /// needs to beat the one below. By default the Squeeze rules' (the
-    /// alpha-beta's positions matter only where [`Game::prefers_alpha_beta`])
-    /// and the common column of the tree search's iterations.
+    /// needs to beat the one below. By default the common row: the tree
+    /// search's iterations, about threefold a level.
     fn level_scale(&self) -> crate::search::level::LevelScale {
-        crate::search::level::LevelScale::Squeeze
+        crate::search::level::LevelScale::Common
     }
 }

@@ -326,7 +326,7 @@ impl Game for Contiguity {
     fn level_scale(&self) -> crate::search::level::LevelScale {
         match self.variant {
             Variant::Bidding => crate::search::level::LevelScale::ContiguityBidding,
-            Variant::Default => crate::search::level::LevelScale::Squeeze,
+            Variant::Default => crate::search::level::LevelScale::Common,
         }
     }
 }

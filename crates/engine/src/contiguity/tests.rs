@@ -624,7 +624,7 @@ fn the_contract_is_valued_against_the_moves_a_bidder_needs() {
 fn the_bidding_variant_has_its_own_level_scale() {
     use crate::search::level::LevelScale;
     assert_eq!(bidding().level_scale(), LevelScale::ContiguityBidding);
-    assert_eq!(game().level_scale(), LevelScale::Squeeze);
+    assert_eq!(game().level_scale(), LevelScale::Common);
 }
 
 #[test]

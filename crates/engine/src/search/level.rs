@@ -7,50 +7,48 @@
 //! also carry a generous time cap (as does the server), which only a slow
 //! machine or the slowest game reaches.
 //!
-//! A level has two budgets, one per search: the tree search's iterations
+//! A level's budget depends on the game: each game has a [`LevelScale`]
+//! ([`crate::game::Game::level_scale`]), and each scale one row of budgets
+//! ([`LevelScale::budgets`]), `easy` to `master`, chosen so that every
+//! level beats the one below it by a clear margin in that game (the ladder
+//! of docs/ai.md). A budget has three parts: the tree search's iterations
 //! (every game's player, and in the Squeeze family the set-up and the pie
-//! choice) and the play-phase alpha-beta's positions (the Squeeze family's
-//! play, [`super::pvs`], wherever [`crate::game::Game::prefers_alpha_beta`]).
-//! The two scales differ because the two searches gain differently: in a
-//! tree-search game a threefold step was measured distinct (plain
-//! Contiguity `hard` over `medium`), in the alpha-beta a threefold step buys
-//! about a ply and was not, a tenfold one or more was (docs/ai.md, "Ladder
-//! results"). So the alpha-beta's positions rise tenfold a level from a low
-//! base, which depends on the rules ([`LevelScale`], from
-//! [`crate::game::Game::level_scale`]): 3 000 in the Squeeze rules (at
-//! 1 000 `easy` was not distinct from `beginner` in Swish), 10 000 in the
-//! Swish rules (at 3 000 `easy` was not distinct from `beginner` in
-//! Hex-Swish, at 10 000 it was), where `master` takes a threefold step
-//! instead, to stay within the server's default cap on time. Square Swish
-//! has a scale of its own above `medium`: there a tenfold step to `hard`
-//! (1 million positions) won 24 of 40 games against `medium`, not distinct,
-//! and a hundredfold one (10 million) 29 of 40, distinct; so its `hard`
-//! searches 10 million positions, and `strong` and `master` 30 million
-//! (a hundred million would be over the server's default cap on time).
+//! choice), the play-phase alpha-beta's positions (the Squeeze family's
+//! play, [`super::pvs`], wherever [`crate::game::Game::prefers_alpha_beta`])
+//! and whether the pie rule's set-up end and choice are judged by that
+//! alpha-beta ([`super::pie`]).
 //!
-//! In square Swish `strong` and `master` also judge the pie rule's set-up
-//! end and choice by their play-phase alpha-beta from each start
-//! ([`Level::pie`], [`super::pie`]): with the tree search's one-move
-//! estimate of a start, `strong` was not distinct over `hard` (25–0–15 in
-//! 40 games, its losses gathered where it set up), with the judgment it
-//! was (docs/ai.md, "Ladder results (dated: 2026-12-02, the 15:18–18:18
-//! UTC session)").
+//! How the rows were found (docs/ai.md, "Ladder" and "Levels per game"):
 //!
-//! The tree search's iterations have a column per game as well
-//! ([`TreeIterations`]): 300 for `easy` and 3 000 for `medium` in every
-//! game, then the steps measured to keep each level distinct from the one
-//! below. The common column rises about threefold a level (10 000, 30 000,
-//! 100 000): a threefold step was distinct from `medium` to `hard` in plain
-//! Contiguity (33–3–4). Contiguity with bidding needs a tenfold step above
-//! `medium`: there `hard` at threefold `medium`'s iterations won 50 of 80
-//! games against it, not distinct (both bid alike, and only the few plies
-//! of play after the auction differ), and at tenfold 32 of 40, distinct;
-//! so its `hard` makes 30 000 iterations, `strong` 100 000 and `master`
-//! 300 000. Scala needs the same tenfold step: there `hard` at 10 000
-//! iterations was not distinct from `medium` in either ruleset (12–9–11 of
-//! 32 in the original rules, 23–7–7 of 37 in Zillions), 30 000 was in the
-//! original rules (15–3–2 of 20); so its `hard` makes 30 000, and `strong`
-//! and `master` 100 000 and 300 000.
+//! - The tree search: a threefold step was distinct from `medium` to
+//!   `hard` in plain Contiguity (33–3–4), so the common row rises about
+//!   threefold a level (300, 3 000, 10 000, 30 000, 100 000). Contiguity
+//!   with bidding and Scala need a tenfold step above `medium` (a
+//!   threefold one was not distinct: the auction is the same at both, and
+//!   Scala's middle game rates most moves alike), so there `hard`,
+//!   `strong` and `master` make 30 000, 100 000 and 300 000.
+//! - The play-phase alpha-beta: a threefold step buys it about a ply and
+//!   was not distinct, a tenfold one or more was; so its positions rise
+//!   tenfold a level from a base the rules decide: 3 000 in the Squeeze
+//!   rules (at 1 000 `easy` was not distinct from `beginner` in Swish),
+//!   10 000 in the Swish rules (at 3 000 `easy` was not distinct from
+//!   `beginner` in Hex-Swish). Square Swish steps a hundredfold from
+//!   `medium` to `hard` (a tenfold step was not distinct there).
+//! - Where more search stops helping at the top, the row moves down a
+//!   step and a level is put in at the bottom, where the steps were
+//!   widest: in Hex-Squeeze `master` at 30 million positions against
+//!   `strong` at 3 million won 24–2–14 of 40, not distinct; in Hex-Swish
+//!   30 million against 10 million 9–0–6 of 15; in square Swish `master`
+//!   played as `strong` (both at 30 million positions judging the pie).
+//!   So in those three games `master` is the former `strong`, `strong` the
+//!   former `hard`, `hard` the former `medium`, and `medium` a new step
+//!   between the former `easy` and `medium` (1 000 iterations, and a
+//!   threefold step in positions), measured distinct on both sides.
+//! - In square Swish `master` judges the pie by its play-phase alpha-beta
+//!   from each start: with the tree search's one-move estimate of a
+//!   start, it was not distinct over the level below (25–0–15 in 40
+//!   games, its losses gathered where it set up), with the judgment it
+//!   was (31–0–9).
 //!
 //! Where more iterations stop helping: the tree holds at most the
 //! budget's node cap ([`super::DEFAULT_MAX_NODES`], the server's
@@ -79,55 +77,49 @@ use std::time::Duration;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Level {
     pub name: &'static str,
+    /// What the level is, in every game (its budget in a game:
+    /// [`Level::budget`]).
     pub summary: &'static str,
+    /// The level's place in each scale's row ([`LevelScale::budgets`]):
+    /// 1 for `easy` to 5 for `master`; 0 for `beginner`, which does not
+    /// search.
+    pub rank: usize,
     /// A cap on the thinking time, for the levels whose iterations could
     /// take long in the slowest game (the iterations are meant to end the
     /// search first); `None`: only the server's cap on time applies.
     pub time_limit: Option<Duration>,
-    /// The tree search's iterations, one count a game's column, by the
-    /// rules' scale ([`Level::iterations`]); 0 for `beginner`, which does
-    /// not search.
-    pub tree_iterations: TreeIterations,
-    /// Positions the play-phase alpha-beta makes a move ([`SearchConfig::ab_nodes`]),
-    /// in the games that play by it (the Squeeze family), by the rules'
-    /// scale ([`Level::alpha_beta_positions`]); 0 for `beginner`.
-    pub ab_positions: AlphaBetaPositions,
     /// Whether the level's tree may hold every node its iterations make
     /// ([`Level::max_nodes`]); otherwise the default cap
     /// ([`super::DEFAULT_MAX_NODES`]) holds it, as it held the levels when
     /// they were measured. Set for `strong` and `master`, whose iterations
     /// fill the default cap in Scala and Contiguity long before they end.
     pub grows_tree: bool,
-    /// Whether the level judges the pie rule's set-up end and choice by
-    /// its play-phase alpha-beta from each start ([`SearchConfig::pie`],
-    /// [`super::pie`]) rather than by the tree search's one-move estimate,
-    /// one flag a scale ([`Level::judges_pie`]). Set for `strong` and
-    /// `master` in square Swish only, where it was measured to make
-    /// `strong` distinct over `hard` (docs/ai.md, "Ladder results (dated:
-    /// 2026-12-02, the 15:18–18:18 UTC session)"); elsewhere the levels
-    /// keep the set-up they were measured with.
-    pub pie: PieJudged,
-    /// Whether the level searches at all (`beginner` looks one move ahead).
-    pub searches: bool,
 }
 
-/// Which columns of the levels' budgets a game uses
-/// ([`crate::game::Game::level_scale`]): the rules decide how much search
-/// it takes to beat the level below. The Squeeze family differs in the
-/// play-phase alpha-beta's positions ([`AlphaBetaPositions`]); Contiguity
-/// with bidding and Scala in the tree search's iterations
-/// ([`TreeIterations`]).
+/// Which row of budgets a game uses ([`crate::game::Game::level_scale`]):
+/// the rules decide how much search it takes to beat the level below.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LevelScale {
-    /// The Squeeze rules (squeeze, hex-squeeze), and every game that does
-    /// not play by alpha-beta and has no scale of its own below.
+    /// Every game that does not play by alpha-beta and has no row of its
+    /// own (Shoulder to Shoulder, plain Contiguity): the common row, the
+    /// tree search's iterations only.
     #[default]
+    Common,
+    /// Square Squeeze: the common row's iterations (the set-up and the pie
+    /// choice) and tenfold a level in the play's positions.
     Squeeze,
+    /// Hex-Squeeze: the Squeeze rules' steps, one level down (`master`
+    /// at 30 million positions was not distinct over 3 million), with a
+    /// step put in at `medium`.
+    HexSqueeze,
     /// Hex-Swish: one move ahead holds its own against a search of two
-    /// or three plies, so the base is higher than in the Squeeze rules.
+    /// or three plies, so the base is higher than in the Squeeze rules;
+    /// one level down (30 million positions were not distinct over 10
+    /// million), with a step put in at `medium`.
     HexSwish,
-    /// Square Swish: the base of Hex-Swish, and above `medium` a
-    /// hundredfold step (a tenfold one was not distinct there).
+    /// Square Swish: the base of Hex-Swish, a hundredfold step to
+    /// `strong`, the pie judged by the play search at `master`; one level
+    /// down, with a step put in at `medium`.
     Swish,
     /// Contiguity with bidding: the tree search's iterations take a
     /// tenfold step from `medium` to `hard` (a threefold one was not
@@ -141,100 +133,113 @@ pub enum LevelScale {
     Scala,
 }
 
+/// One level's budget in one game's scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelBudget {
+    /// The tree search's iterations.
+    pub iterations: u64,
+    /// Positions the play-phase alpha-beta makes a move
+    /// ([`SearchConfig::ab_nodes`]), in the games that play by it (the
+    /// Squeeze family).
+    pub ab_positions: u64,
+    /// Whether the pie rule's set-up end and choice are judged by the
+    /// play-phase alpha-beta from each start ([`SearchConfig::pie`],
+    /// [`super::pie`]) rather than by the tree search's one-move estimate.
+    pub pie: bool,
+}
+
+/// A budget that keeps the tree search's judgment of the pie.
+const fn b(iterations: u64, ab_positions: u64) -> LevelBudget {
+    LevelBudget { iterations, ab_positions, pie: false }
+}
+
+/// The common row: the tree search's iterations, about threefold a level.
+const COMMON: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(10_000, 0), b(30_000, 0), b(100_000, 0)];
+
+/// Contiguity with bidding's and Scala's row: tenfold from `medium` to
+/// `hard`, then threefold a level.
+const TENFOLD_TO_HARD: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(30_000, 0), b(100_000, 0), b(300_000, 0)];
+
 impl LevelScale {
     /// Every scale.
-    pub const ALL: [LevelScale; 5] = [
+    pub const ALL: [LevelScale; 7] = [
+        LevelScale::Common,
         LevelScale::Squeeze,
+        LevelScale::HexSqueeze,
         LevelScale::HexSwish,
         LevelScale::Swish,
         LevelScale::ContiguityBidding,
         LevelScale::Scala,
     ];
-}
 
-/// A level's iterations for the tree search, one count a column; a game's
-/// [`LevelScale`] picks the column ([`Level::iterations`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TreeIterations {
-    /// Every game without a column of its own: Shoulder to Shoulder,
-    /// plain Contiguity, the Squeeze family's set-up and pie choice.
-    pub common: u64,
-    /// Contiguity with bidding ([`LevelScale::ContiguityBidding`]).
-    pub contiguity_bidding: u64,
-    /// Scala ([`LevelScale::Scala`]).
-    pub scala: u64,
-}
+    /// Whether the games of this scale play by the play-phase alpha-beta
+    /// (the Squeeze family), so that the budgets' positions count.
+    pub const fn plays_alpha_beta(self) -> bool {
+        matches!(self, LevelScale::Squeeze | LevelScale::HexSqueeze | LevelScale::HexSwish | LevelScale::Swish)
+    }
 
-/// A level's positions for the play-phase alpha-beta, one count a scale.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AlphaBetaPositions {
-    pub squeeze: u64,
-    pub hex_swish: u64,
-    pub swish: u64,
-}
-
-/// Whether a level judges the pie by its play search, one flag a scale of
-/// the Squeeze family ([`Level::pie`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PieJudged {
-    pub squeeze: bool,
-    pub hex_swish: bool,
-    pub swish: bool,
-}
-
-impl PieJudged {
-    /// No scale: the tree search judges the set-up and the choice.
-    pub const NONE: PieJudged = PieJudged { squeeze: false, hex_swish: false, swish: false };
+    /// The budgets of `easy` to `master` in a game of this scale.
+    pub const fn budgets(self) -> [LevelBudget; 5] {
+        match self {
+            LevelScale::Common => COMMON,
+            LevelScale::Squeeze => {
+                [b(300, 3_000), b(3_000, 30_000), b(10_000, 300_000), b(30_000, 3_000_000), b(100_000, 30_000_000)]
+            }
+            LevelScale::HexSqueeze => {
+                [b(300, 3_000), b(1_000, 10_000), b(3_000, 30_000), b(10_000, 300_000), b(30_000, 3_000_000)]
+            }
+            LevelScale::HexSwish => {
+                [b(300, 10_000), b(1_000, 30_000), b(3_000, 100_000), b(10_000, 1_000_000), b(30_000, 10_000_000)]
+            }
+            LevelScale::Swish => [
+                b(300, 10_000),
+                b(1_000, 30_000),
+                b(3_000, 100_000),
+                b(10_000, 10_000_000),
+                LevelBudget { iterations: 30_000, ab_positions: 30_000_000, pie: true },
+            ],
+            LevelScale::ContiguityBidding | LevelScale::Scala => TENFOLD_TO_HARD,
+        }
+    }
 }
 
 impl Level {
-    /// The tree search's iterations at this level, in a game of the given
-    /// scale ([`crate::game::Game::level_scale`]); 0 for `beginner`.
-    pub fn iterations(&self, scale: LevelScale) -> u64 {
-        let t = &self.tree_iterations;
-        match scale {
-            LevelScale::Squeeze | LevelScale::HexSwish | LevelScale::Swish => t.common,
-            LevelScale::ContiguityBidding => t.contiguity_bidding,
-            LevelScale::Scala => t.scala,
-        }
+    /// This level's budget in a game of the given scale
+    /// ([`crate::game::Game::level_scale`]); `None` for `beginner`, which
+    /// does not search.
+    pub fn budget(&self, scale: LevelScale) -> Option<LevelBudget> {
+        self.rank.checked_sub(1).map(|i| scale.budgets()[i])
     }
 
-    /// The player this level uses in a game of the given scale
-    /// ([`crate::game::Game::level_scale`]).
+    /// Whether the level searches at all (`beginner` looks one move ahead).
+    pub fn searches(&self) -> bool {
+        self.rank > 0
+    }
+
+    /// The tree search's iterations at this level, in a game of the given
+    /// scale; 0 for `beginner`.
+    pub fn iterations(&self, scale: LevelScale) -> u64 {
+        self.budget(scale).map_or(0, |b| b.iterations)
+    }
+
+    /// The player this level uses in a game of the given scale.
     pub fn strategy(&self, scale: LevelScale) -> Strategy {
-        if self.searches {
-            Strategy::Mcts(SearchConfig {
-                ab_nodes: self.alpha_beta_positions(scale),
-                pie: self.judges_pie(scale),
-                ..SearchConfig::default()
-            })
-        } else {
-            Strategy::Greedy
+        match self.budget(scale) {
+            Some(b) => Strategy::Mcts(SearchConfig { ab_nodes: b.ab_positions, pie: b.pie, ..SearchConfig::default() }),
+            None => Strategy::Greedy,
         }
     }
 
     /// Positions the play-phase alpha-beta makes a move at this level, in
     /// a game of the given scale; 0 for `beginner`.
     pub fn alpha_beta_positions(&self, scale: LevelScale) -> u64 {
-        match scale {
-            // Games that do not play by alpha-beta keep the Squeeze rules'
-            // column (it is used only where the game prefers that search).
-            LevelScale::Squeeze | LevelScale::ContiguityBidding | LevelScale::Scala => self.ab_positions.squeeze,
-            LevelScale::HexSwish => self.ab_positions.hex_swish,
-            LevelScale::Swish => self.ab_positions.swish,
-        }
+        self.budget(scale).map_or(0, |b| b.ab_positions)
     }
 
     /// Whether this level judges the pie rule's set-up end and choice by
-    /// its play-phase alpha-beta in a game of the given scale
-    /// ([`Level::pie`]); false in games without a pie rule's scale.
+    /// its play-phase alpha-beta in a game of the given scale.
     pub fn judges_pie(&self, scale: LevelScale) -> bool {
-        match scale {
-            LevelScale::Squeeze => self.pie.squeeze,
-            LevelScale::HexSwish => self.pie.hex_swish,
-            LevelScale::Swish => self.pie.swish,
-            LevelScale::ContiguityBidding | LevelScale::Scala => false,
-        }
+        self.budget(scale).is_some_and(|b| b.pie)
     }
 
     /// The cap on the tree's nodes at this level, in a game of the given
@@ -251,6 +256,29 @@ impl Level {
         }
     }
 
+    /// What the level does in a game of the given scale, in words (the
+    /// budget's figures, as `DescribeGame` lists them).
+    pub fn describe(&self, scale: LevelScale) -> String {
+        let Some(b) = self.budget(scale) else { return self.summary.to_string() };
+        let mut s = format!("a tree search of {} iterations a move", grouped(b.iterations));
+        if scale.plays_alpha_beta() {
+            s = format!(
+                "{s} in the set-up and the pie choice, and an alpha-beta search of {} positions a move in play",
+                grouped(b.ab_positions)
+            );
+            if b.pie {
+                s += ", which also judges the set-up's end and the pie choice";
+            }
+        }
+        if let Some(t) = self.time_limit {
+            s += &format!("; at most {} s", t.as_secs());
+        }
+        if self.grows_tree {
+            s += "; its tree may hold every node its iterations make, within the server's cap";
+        }
+        s
+    }
+
     /// The level called `name` (case-insensitive).
     pub fn named(name: &str) -> Option<&'static Level> {
         LEVELS.iter().find(|l| l.name.eq_ignore_ascii_case(name.trim()))
@@ -260,6 +288,19 @@ impl Level {
     pub fn names() -> String {
         LEVELS.iter().map(|l| l.name).collect::<Vec<_>>().join(", ")
     }
+}
+
+/// 3000 written `3 000`, as the docs and [`Level::describe`] write budgets.
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(ch);
+    }
+    out
 }
 
 /// Positions the play-phase alpha-beta makes for `iterations` of an
@@ -302,30 +343,24 @@ pub fn alpha_beta_iterations(config: &SearchConfig, budget: &SuggestBudget) -> O
 /// 5 million nodes (220 MB), Scala's (100 000) about 10 million (440 MB).
 pub const MOST_CHILDREN: u64 = 200;
 
-/// Every level, weakest first. Every level that searches is bound by
-/// iterations, so it plays the same on any machine and, with a seed,
-/// replays exactly; the stronger ones also carry a time cap, so that no
-/// call runs away in the slowest game on a slow or loaded machine (the
-/// server's `--max-search-ms` caps them too). The common iteration counts
-/// rise about threefold a level (300 → 3 000 is tenfold); the caps leave
-/// the slowest game (Shoulder to Shoulder with three players, about 2 600
-/// iterations a second from the start in a release build on the project's
-/// machine, docs/ai.md) at least twice the time its iterations need on an
-/// idle machine, where the server's default cap allows it. The play-phase
-/// alpha-beta's positions rise tenfold a level from the rules' base (see
-/// the module's note); its `master`, thirty million positions in either
-/// rules, is about 3.5 s of CPU on the project's machine in Squeeze and
-/// 4.2 s in Swish (a hundred million would be about 14 s there, over the
-/// server's default 10 s). Square Swish's `hard` takes a hundredfold step
-/// instead (10 million positions, about 1.3 s of CPU), so its `strong` and
-/// `master` share 30 million and differ there only in the tree search.
-/// Contiguity with bidding's iterations take a tenfold step to `hard`
-/// (30 000, about 1.4 s of CPU from a mid-game contract), then 100 000 and
-/// 300 000 (about 14 s there: the server's default cap on time cuts it, as
-/// it cuts `strong` and `master` in Shoulder to Shoulder). Scala's take
-/// the same steps: its `hard`, 30 000 iterations, is 1–3 s of CPU (five
-/// positions of both rulesets, the tree at the default node cap, docs/ai.md
-/// "Levels per game"), well within the 10 s cap; a tree search that keeps
+/// Every level, weakest first; its budget in each game is its place in
+/// that game's row ([`LevelScale::budgets`]). Every level that searches is
+/// bound by iterations, so it plays the same on any machine and, with a
+/// seed, replays exactly; the stronger ones also carry a time cap, so that
+/// no call runs away in the slowest game on a slow or loaded machine (the
+/// server's `--max-search-ms` caps them too). The caps leave the slowest
+/// game (Shoulder to Shoulder with three players, about 2 600 iterations a
+/// second from the start in a release build on the project's machine,
+/// docs/ai.md) at least twice the time its iterations need on an idle
+/// machine, where the server's default cap allows it. The play-phase
+/// alpha-beta's 30 million positions (Squeeze's `master`, Swish's
+/// `master`) are about 3.5 s of CPU on the project's machine in Squeeze
+/// and 4.2 s in Swish (a hundred million would be about 14 s there, over
+/// the server's default 10 s). Contiguity with bidding's 300 000
+/// iterations are about 14 s from a mid-game contract (the server's
+/// default cap on time cuts them, as it cuts `strong` and `master` in
+/// Shoulder to Shoulder); Scala's `hard`, 30 000 iterations, is 1–3 s of
+/// CPU (docs/ai.md "Levels per game"), and a tree search that keeps
 /// growing its tree spends 40–100 µs of CPU an iteration there, so
 /// `strong` (100 000) about 4–10 s and `master` (300 000) 12–30 s, within
 /// their caps of 30 s and 120 s (the server's default 10 s cuts them first).
@@ -333,61 +368,43 @@ pub const LEVELS: [Level; 6] = [
     Level {
         name: "beginner",
         summary: "one move ahead: wins at once when it can, else the move the game's heuristic likes best",
+        rank: 0,
         time_limit: None,
-        tree_iterations: TreeIterations { common: 0, contiguity_bidding: 0, scala: 0 },
-        ab_positions: AlphaBetaPositions { squeeze: 0, hex_swish: 0, swish: 0 },
-        pie: PieJudged::NONE,
-        searches: false,
         grows_tree: false,
     },
     Level {
         name: "easy",
-        summary: "a short search: 300 iterations (the Squeeze family's play: 3 000 positions, 10 000 in the Swish rules)",
+        summary: "a short search: 300 iterations",
+        rank: 1,
         time_limit: None,
-        tree_iterations: TreeIterations { common: 300, contiguity_bidding: 300, scala: 300 },
-        ab_positions: AlphaBetaPositions { squeeze: 3_000, hex_swish: 10_000, swish: 10_000 },
-        pie: PieJudged::NONE,
-        searches: true,
         grows_tree: false,
     },
     Level {
         name: "medium",
-        summary: "3 000 iterations (the Squeeze family's play: 30 000 positions, 100 000 in the Swish rules)",
+        summary: "3 000 iterations (1 000 in Hex-Squeeze, Swish and Hex-Swish)",
+        rank: 2,
         time_limit: None,
-        tree_iterations: TreeIterations { common: 3_000, contiguity_bidding: 3_000, scala: 3_000 },
-        ab_positions: AlphaBetaPositions { squeeze: 30_000, hex_swish: 100_000, swish: 100_000 },
-        pie: PieJudged::NONE,
-        searches: true,
         grows_tree: false,
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (30 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 300 000 positions, 1 000 000 in Hex-Swish, 10 000 000 in Swish; at most 10 s)",
+        summary: "10 000 iterations (30 000 in Contiguity with bidding and in Scala; 3 000 in Hex-Squeeze, Swish and Hex-Swish); at most 10 s",
+        rank: 3,
         time_limit: Some(Duration::from_secs(10)),
-        tree_iterations: TreeIterations { common: 10_000, contiguity_bidding: 30_000, scala: 30_000 },
-        ab_positions: AlphaBetaPositions { squeeze: 300_000, hex_swish: 1_000_000, swish: 10_000_000 },
-        pie: PieJudged::NONE,
-        searches: true,
         grows_tree: false,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 3 000 000 positions, 10 000 000 in Hex-Swish, 30 000 000 in Swish, where it also judges the set-up's end and the pie choice by that search; at most 30 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
+        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; 10 000 in Hex-Squeeze, Swish and Hex-Swish); at most 30 s; its tree may hold every node its iterations make, within the server's --max-search-nodes",
+        rank: 4,
         time_limit: Some(Duration::from_secs(30)),
-        tree_iterations: TreeIterations { common: 30_000, contiguity_bidding: 100_000, scala: 100_000 },
-        ab_positions: AlphaBetaPositions { squeeze: 3_000_000, hex_swish: 10_000_000, swish: 30_000_000 },
-        pie: PieJudged { squeeze: false, hex_swish: false, swish: true },
-        searches: true,
         grows_tree: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; the Squeeze family's play: 30 000 000 positions in either rules, in Swish also judging the set-up's end and the pie choice by that search; at most 120 s; the server's --max-search-ms, 10 s by default, caps it first; its tree may hold every node its iterations make, within the server's --max-search-nodes)",
+        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; 30 000 in Hex-Squeeze, Swish and Hex-Swish); at most 120 s; its tree may hold every node its iterations make, within the server's --max-search-nodes",
+        rank: 5,
         time_limit: Some(Duration::from_secs(120)),
-        tree_iterations: TreeIterations { common: 100_000, contiguity_bidding: 300_000, scala: 300_000 },
-        ab_positions: AlphaBetaPositions { squeeze: 30_000_000, hex_swish: 30_000_000, swish: 30_000_000 },
-        pie: PieJudged { squeeze: false, hex_swish: false, swish: true },
-        searches: true,
         grows_tree: true,
     },
 ];

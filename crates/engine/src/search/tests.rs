@@ -282,7 +282,7 @@ fn the_node_cap_bounds_the_tree_and_the_search_goes_on() {
 fn the_levels_that_grow_their_tree_never_meet_their_node_cap() {
     use super::level::MOST_CHILDREN;
     for level in &super::level::LEVELS {
-        for scale in [LevelScale::Squeeze, LevelScale::ContiguityBidding, LevelScale::Scala] {
+        for scale in LevelScale::ALL {
             let cap = level.max_nodes(scale);
             if level.grows_tree {
                 assert!(cap > level.iterations(scale) * MOST_CHILDREN, "{} {scale:?}", level.name);
@@ -357,29 +357,34 @@ fn levels_are_named_weakest_first() {
 
 #[test]
 fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
-    let searching: Vec<&Level> = super::level::LEVELS.iter().filter(|l| l.searches).collect();
+    let searching: Vec<&Level> = super::level::LEVELS.iter().filter(|l| l.searches()).collect();
     assert_eq!(searching.len(), 5);
     let iterations = |scale| searching.iter().map(|l| l.iterations(scale)).collect::<Vec<u64>>();
-    let scales = LevelScale::ALL;
     // In every game: every searching level replays (it is bound by
     // iterations), each makes at least three times the iterations of the
-    // one below, and `easy` and `medium` are the same everywhere.
-    for scale in scales {
+    // one below, and `easy` is the same everywhere.
+    for scale in LevelScale::ALL {
         let its = iterations(scale);
         assert!(its.iter().all(|&i| i > 0), "{scale:?}: every searching level replays");
         assert!(its.windows(2).all(|w| w[1] >= 3 * w[0]), "{scale:?}: {its:?}");
-        assert_eq!(its[..2], [300, 3_000], "{scale:?}");
+        assert_eq!(its[0], 300, "{scale:?}");
         assert_eq!(Level::named("beginner").unwrap().iterations(scale), 0, "{scale:?}");
+        assert_eq!(Level::named("beginner").unwrap().budget(scale), None, "{scale:?}");
     }
-    // The common column: threefold a level above `medium`, and every game
-    // without a column of its own (the Squeeze family) uses it.
-    let common = iterations(LevelScale::Squeeze);
+    // The common row: threefold a level above `medium`; square Squeeze's
+    // set-up and pie choice keep it.
+    let common = iterations(LevelScale::Common);
     assert_eq!(common, [300, 3_000, 10_000, 30_000, 100_000]);
-    assert_eq!(iterations(LevelScale::HexSwish), common);
-    assert_eq!(iterations(LevelScale::Swish), common);
+    assert_eq!(iterations(LevelScale::Squeeze), common);
+    // Hex-Squeeze, Hex-Swish and square Swish: the row one level down
+    // (more search stopped helping at the top), with 1 000 iterations put
+    // in at `medium`.
+    for scale in [LevelScale::HexSqueeze, LevelScale::HexSwish, LevelScale::Swish] {
+        assert_eq!(iterations(scale), [300, 1_000, 3_000, 10_000, 30_000], "{scale:?}");
+    }
     // Contiguity with bidding and Scala: tenfold from `medium` to `hard`
     // (threefold was not distinct there: docs/ai.md), then threefold a
-    // level; never fewer than the common column.
+    // level; never fewer than the common row.
     let bidding = iterations(LevelScale::ContiguityBidding);
     assert_eq!(bidding, [300, 3_000, 30_000, 100_000, 300_000]);
     let scala = iterations(LevelScale::Scala);
@@ -388,60 +393,68 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     for own in [&bidding, &scala] {
         assert!(own.iter().zip(&common).all(|(o, c)| o >= c));
     }
-    // Scala's column in both rulesets (Contiguity's: contiguity::tests).
+    // Scala's row in both rulesets (Contiguity's: contiguity::tests).
     for v in crate::scala::Variant::ALL {
         assert_eq!(crate::scala::Scala::new(v).level_scale(), LevelScale::Scala);
     }
     // A cap leaves each game at least twice what its iterations take on
     // the project's machine, so on a working machine the iterations, not
     // the clock, end the search: a millisecond an iteration in the common
-    // column (the slowest game makes about 2 600 a second), a tenth of one
+    // row (the slowest game makes about 2 600 a second), a tenth of one
     // in Contiguity with bidding (over 20 000 a second), a fifth of one in
     // Scala (40–100 µs of CPU an iteration while the tree grows).
     for l in &searching {
         if let Some(t) = l.time_limit {
             let micros = t.as_micros() as u64;
-            assert!(micros >= 1_000 * l.iterations(LevelScale::Squeeze), "{}", l.name);
+            for scale in [LevelScale::Squeeze, LevelScale::HexSqueeze, LevelScale::HexSwish, LevelScale::Swish] {
+                assert!(micros >= 1_000 * l.iterations(scale), "{} {scale:?}", l.name);
+            }
             assert!(micros >= 100 * l.iterations(LevelScale::ContiguityBidding), "{}", l.name);
             assert!(micros >= 200 * l.iterations(LevelScale::Scala), "{}", l.name);
         }
     }
-    // The play-phase alpha-beta's own scale: tenfold a level (a threefold
-    // step buys it about a ply, not shown distinct: docs/ai.md), from
-    // 3 000 positions in the Squeeze rules and 10 000 in the Swish rules
-    // (at 3 000 `easy` was not distinct from `beginner` in Hex-Swish),
-    // whose `master` takes a threefold step to stay within the server's
-    // default cap on time. Square Swish steps a hundredfold to `hard` (a
-    // tenfold step was not distinct there), so its `strong` and `master`
-    // share the cap's 30 million.
+    // The play-phase alpha-beta's own scale: tenfold a level in the
+    // Squeeze rules (a threefold step buys it about a ply, not shown
+    // distinct: docs/ai.md), from 3 000 positions; 10 000 at the base in
+    // the Swish rules (at 3 000 `easy` was not distinct from `beginner`
+    // in Hex-Swish). The rows moved down a level step threefold at the
+    // `medium` put in (with the iterations' step there), then as before:
+    // tenfold in Hex-Squeeze and Hex-Swish, and in square Swish a
+    // hundredfold to `strong` (a tenfold step was not distinct there)
+    // and threefold to `master`.
     let positions = |scale| searching.iter().map(|l| l.alpha_beta_positions(scale)).collect::<Vec<u64>>();
     let squeeze = positions(LevelScale::Squeeze);
     assert_eq!(squeeze, [3_000, 30_000, 300_000, 3_000_000, 30_000_000]);
     assert!(squeeze.windows(2).all(|w| w[1] >= 10 * w[0]));
+    let hex_squeeze = positions(LevelScale::HexSqueeze);
+    assert_eq!(hex_squeeze, [3_000, 10_000, 30_000, 300_000, 3_000_000]);
+    assert_eq!(hex_squeeze[2..], squeeze[1..4], "Hex-Squeeze: Squeeze's row, one level down");
     let hex_swish = positions(LevelScale::HexSwish);
-    assert_eq!(hex_swish, [10_000, 100_000, 1_000_000, 10_000_000, 30_000_000]);
-    assert!(hex_swish[..4].windows(2).all(|w| w[1] >= 10 * w[0]));
-    assert!(hex_swish.windows(2).all(|w| w[1] >= 3 * w[0]));
+    assert_eq!(hex_swish, [10_000, 30_000, 100_000, 1_000_000, 10_000_000]);
     let swish = positions(LevelScale::Swish);
-    assert_eq!(swish, [10_000, 100_000, 10_000_000, 30_000_000, 30_000_000]);
-    assert!(swish[..3].windows(2).all(|w| w[1] >= 10 * w[0]));
-    assert!(swish.windows(2).all(|w| w[1] >= w[0]));
-    assert!(squeeze.iter().zip(&hex_swish).all(|(a, b)| a <= b), "the Swish rules search at least as much");
+    assert_eq!(swish, [10_000, 30_000, 100_000, 10_000_000, 30_000_000]);
+    for row in [&hex_squeeze, &hex_swish, &swish] {
+        assert!(row.windows(2).all(|w| w[1] >= 3 * w[0]), "{row:?}");
+    }
+    assert!(hex_squeeze.iter().zip(&hex_swish).all(|(a, b)| a <= b), "the Swish rules search at least as much");
     assert!(hex_swish.iter().zip(&swish).all(|(a, b)| a <= b), "square Swish at least as much as Hex-Swish");
-    for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
+    for scale in LevelScale::ALL {
         assert_eq!(Level::named("beginner").unwrap().alpha_beta_positions(scale), 0);
+        // Only the games that play by the alpha-beta count positions.
+        let counted = positions(scale).iter().all(|&p| p > 0);
+        assert_eq!(counted, scale.plays_alpha_beta(), "{scale:?}");
+        assert!(counted || positions(scale).iter().all(|&p| p == 0), "{scale:?}");
     }
 }
 
-/// Only square Swish's `strong` and `master` judge the pie by their play
-/// search (the levels measured with it); every other level and scale keeps
-/// the tree search's judgment it was measured with.
+/// Only square Swish's `master` judges the pie by its play search (the
+/// level measured with it); every other level and scale keeps the tree
+/// search's judgment it was measured with.
 #[test]
-fn only_swish_strong_and_master_judge_the_pie() {
-    let scales = LevelScale::ALL;
+fn only_swish_master_judges_the_pie() {
     for level in super::level::LEVELS.iter() {
-        for scale in scales {
-            let want = scale == LevelScale::Swish && ["strong", "master"].contains(&level.name);
+        for scale in LevelScale::ALL {
+            let want = scale == LevelScale::Swish && level.name == "master";
             assert_eq!(level.judges_pie(scale), want, "{} {scale:?}", level.name);
             if let Strategy::Mcts(config) = level.strategy(scale) {
                 assert_eq!(config.pie, want, "{} {scale:?}", level.name);
@@ -455,8 +468,8 @@ fn only_swish_strong_and_master_judge_the_pie() {
 /// count (capped) included.
 #[test]
 fn a_levels_alpha_beta_positions_become_the_fewest_iterations_that_make_them() {
-    for level in super::level::LEVELS.iter().filter(|l| l.searches) {
-        for scale in [LevelScale::Squeeze, LevelScale::HexSwish, LevelScale::Swish] {
+    for level in super::level::LEVELS.iter().filter(|l| l.searches()) {
+        for scale in LevelScale::ALL.into_iter().filter(|s| s.plays_alpha_beta()) {
             let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
             let want = level.alpha_beta_positions(scale);
             assert_eq!(config.ab_nodes, want);
@@ -487,7 +500,7 @@ fn a_level_plays_the_squeeze_family_by_its_alpha_beta_positions() {
     let squeeze = Bounded::new(Squeeze::new(GameId::Squeeze));
     let swish = Bounded::new(Squeeze::new(GameId::Swish));
     assert_eq!(squeeze.level_scale(), LevelScale::Squeeze);
-    assert_eq!(Squeeze::new(GameId::HexSqueeze).level_scale(), LevelScale::Squeeze);
+    assert_eq!(Squeeze::new(GameId::HexSqueeze).level_scale(), LevelScale::HexSqueeze);
     assert_eq!(swish.level_scale(), LevelScale::Swish);
     assert_eq!(Squeeze::new(GameId::HexSwish).level_scale(), LevelScale::HexSwish);
     let squeeze_mid = "to_move=black; white=a4,f4; black=h6,f8; stones=f2,b3,c3,f3,b4,g4,b5,c5,d5,b6,d6,e6,b7,d7,e7; captured=white:4,black:0; setter=black; ply=50";

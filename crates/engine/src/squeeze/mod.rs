@@ -446,7 +446,8 @@ impl Game for Squeeze {
         match self.id {
             GameId::Swish => crate::search::level::LevelScale::Swish,
             GameId::HexSwish => crate::search::level::LevelScale::HexSwish,
-            GameId::Squeeze | GameId::HexSqueeze => crate::search::level::LevelScale::Squeeze,
+            GameId::HexSqueeze => crate::search::level::LevelScale::HexSqueeze,
+            GameId::Squeeze => crate::search::level::LevelScale::Squeeze,
         }
     }
 }
