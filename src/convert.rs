@@ -2,6 +2,7 @@
 
 use crate::pb;
 use parlour_engine::front::{Candidate, MoveFields, MoveInput, MoveView, StateView};
+use parlour_engine::search::{Level, LevelScale, LEVELS};
 use parlour_engine::{
     AnyGame, Description, Evaluation, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PlayerMeasures, Record,
     Registry, RulesError, Status,
@@ -412,6 +413,21 @@ pub fn description(game: &dyn AnyGame) -> pb::GameDescription {
                 .collect(),
         }),
         start: Some(state(game, &game.start())),
+        levels: LEVELS.iter().map(|l| level(l, game.level_scale())).collect(),
+    }
+}
+
+/// A named level as this game plays it.
+fn level(l: &Level, scale: LevelScale) -> pb::LevelInfo {
+    pb::LevelInfo {
+        name: l.name.to_string(),
+        summary: l.describe(scale),
+        max_iterations: l.iterations(scale),
+        alpha_beta_positions: if scale.plays_alpha_beta() { l.alpha_beta_positions(scale) } else { 0 },
+        time_limit: l
+            .time_limit
+            .map(|t| prost_types::Duration { seconds: t.as_secs() as i64, nanos: t.subsec_nanos() as i32 }),
+        max_nodes: l.max_nodes(scale),
     }
 }
 

@@ -46,6 +46,46 @@ async fn describe_game_gives_cells_neighbours_players_and_start() {
     assert_eq!(d.start.unwrap().phase, "bidding");
 }
 
+/// Each game lists the named levels with what they search there: the
+/// budgets differ from game to game (docs/ai.md, "Budgets, levels, limits").
+#[tokio::test]
+async fn describe_game_lists_the_levels_as_the_game_plays_them() {
+    let server = TestServer::start().await;
+    let c = server.client().await;
+    let levels = |game: &str, variant: &str| {
+        let r = pb::DescribeGameRequest { game: game.into(), variant: variant.into() };
+        let mut c = c.clone();
+        async move { c.describe_game(r).await.unwrap().into_inner().description.unwrap().levels }
+    };
+    let names = |l: &[pb::LevelInfo]| l.iter().map(|l| l.name.clone()).collect::<Vec<_>>();
+    let budgets =
+        |l: &[pb::LevelInfo]| l.iter().map(|l| (l.max_iterations, l.alpha_beta_positions)).collect::<Vec<_>>();
+    let bidding = levels("contiguity", "bidding").await;
+    assert_eq!(names(&bidding), ["beginner", "easy", "medium", "hard", "strong", "master"]);
+    assert_eq!(
+        budgets(&bidding),
+        [(0, 0), (300, 0), (3_000, 0), (30_000, 0), (100_000, 0), (300_000, 0)],
+        "the tree search's iterations only"
+    );
+    let plain = levels("contiguity", "").await;
+    assert_eq!(plain[3].max_iterations, 10_000, "plain Contiguity's `hard`: the common row");
+    let swish = levels("swish", "").await;
+    assert_eq!(
+        budgets(&swish),
+        [(0, 0), (300, 10_000), (1_000, 30_000), (3_000, 100_000), (10_000, 10_000_000), (30_000, 30_000_000)]
+    );
+    assert!(swish[5].summary.contains("judges the set-up's end and the pie choice"), "{}", swish[5].summary);
+    assert!(!swish[4].summary.contains("judges"), "{}", swish[4].summary);
+    assert!(swish[0].summary.starts_with("one move ahead"), "{}", swish[0].summary);
+    // Time caps from `hard` up; `strong` and `master` ask for a node cap
+    // that lets their tree grow.
+    let caps: Vec<Option<i64>> = swish.iter().map(|l| l.time_limit.map(|t| t.seconds)).collect();
+    assert_eq!(caps, [None, None, None, Some(10), Some(30), Some(120)]);
+    assert_eq!(bidding[3].max_nodes, 0, "`hard`: the server's default cap");
+    assert_eq!(bidding[5].max_nodes, 300_000 * 200 + 1);
+    assert!(bidding[5].summary.contains("300 000 iterations"), "{}", bidding[5].summary);
+}
+
 #[tokio::test]
 async fn unknown_game_and_variant_are_named() {
     let server = TestServer::start().await;
