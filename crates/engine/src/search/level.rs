@@ -94,6 +94,14 @@ pub struct Level {
     /// they were measured. Set for `strong` and `master`, whose iterations
     /// fill the default cap in Scala and Contiguity long before they end.
     pub grows_tree: bool,
+    /// With three or more players: how far the others' choices count
+    /// against the searching player in the tree
+    /// ([`SearchConfig::paranoid`]). 0 (max-n) for `easy` and `medium`,
+    /// 0.5 from `hard` up: in three-player Shoulder to Shoulder max-n's
+    /// `hard` lost to `medium` (6 of 36 games), with the weight at every
+    /// level `medium` lost to `easy` (8 of 36, where max-n's had won 24),
+    /// and at 3 000 iterations max-n beat the weight (docs/ai.md).
+    pub paranoid: f64,
 }
 
 /// Which row of budgets a game uses ([`crate::game::Game::level_scale`]):
@@ -225,7 +233,12 @@ impl Level {
     /// The player this level uses in a game of the given scale.
     pub fn strategy(&self, scale: LevelScale) -> Strategy {
         match self.budget(scale) {
-            Some(b) => Strategy::Mcts(SearchConfig { ab_nodes: b.ab_positions, pie: b.pie, ..SearchConfig::default() }),
+            Some(b) => Strategy::Mcts(SearchConfig {
+                ab_nodes: b.ab_positions,
+                pie: b.pie,
+                paranoid: self.paranoid,
+                ..SearchConfig::default()
+            }),
             None => Strategy::Greedy,
         }
     }
@@ -371,6 +384,7 @@ pub const LEVELS: [Level; 6] = [
         rank: 0,
         time_limit: None,
         grows_tree: false,
+        paranoid: 0.0,
     },
     Level {
         name: "easy",
@@ -378,6 +392,7 @@ pub const LEVELS: [Level; 6] = [
         rank: 1,
         time_limit: None,
         grows_tree: false,
+        paranoid: 0.0,
     },
     Level {
         name: "medium",
@@ -385,6 +400,7 @@ pub const LEVELS: [Level; 6] = [
         rank: 2,
         time_limit: None,
         grows_tree: false,
+        paranoid: 0.0,
     },
     Level {
         name: "hard",
@@ -392,6 +408,7 @@ pub const LEVELS: [Level; 6] = [
         rank: 3,
         time_limit: Some(Duration::from_secs(10)),
         grows_tree: false,
+        paranoid: 0.5,
     },
     Level {
         name: "strong",
@@ -399,6 +416,7 @@ pub const LEVELS: [Level; 6] = [
         rank: 4,
         time_limit: Some(Duration::from_secs(30)),
         grows_tree: true,
+        paranoid: 0.5,
     },
     Level {
         name: "master",
@@ -406,5 +424,6 @@ pub const LEVELS: [Level; 6] = [
         rank: 5,
         time_limit: Some(Duration::from_secs(120)),
         grows_tree: true,
+        paranoid: 0.5,
     },
 ];

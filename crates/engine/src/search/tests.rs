@@ -447,6 +447,22 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     }
 }
 
+/// With three or more players the levels from `hard` up weigh the others'
+/// choices against themselves; `easy` and `medium` play max-n, as they
+/// were measured distinct (docs/ai.md, "Ladder results (dated:
+/// 2026-12-03)"). A budget without a level keeps the weight.
+#[test]
+fn levels_weigh_the_others_choices_from_hard_up() {
+    for level in super::level::LEVELS.iter().filter(|l| l.searches()) {
+        let want = if ["easy", "medium"].contains(&level.name) { 0.0 } else { 0.5 };
+        for scale in LevelScale::ALL {
+            let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
+            assert_eq!(config.paranoid, want, "{} {scale:?}", level.name);
+        }
+    }
+    assert_eq!(SearchConfig::default().paranoid, 0.5);
+}
+
 /// Only square Swish's `master` judges the pie by its play search (the
 /// level measured with it); every other level and scale keeps the tree
 /// search's judgment it was measured with.
