@@ -389,6 +389,7 @@ async function importText(text) {
   const gen = ++ui.generation;
   const ng = await call('NewGame', { game: head.game, variant: head.variant || '', position: head.start || '' });
   ui.desc = (await call('DescribeGame', { game: head.game, variant: ng.state.variant })).description;
+  titleLevels(ui.desc);
   ui.start = ng.state;
   ui.state = ng.state;
   ui.history = [];
@@ -420,6 +421,15 @@ function fillSelect(sel, values, chosen) {
   if (chosen && values.includes(chosen)) sel.value = chosen;
 }
 
+// Each level's option says what the level searches in this game
+// (DescribeGame's levels: a level's budget depends on the game).
+function titleLevels(desc) {
+  const said = new Map((desc.levels || []).map((l) => [l.name, l.summary]));
+  for (const sel of [$('level'), $('level2')]) {
+    for (const o of sel.options) o.title = said.get(o.value) || '';
+  }
+}
+
 function selectGame(game, variant) {
   $('game').value = game;
   const g = ui.games.find((x) => x.game === game) || ui.games[0];
@@ -434,6 +444,7 @@ async function newGame() {
   const [d, ng] = await Promise.all([call('DescribeGame', { game, variant }), call('NewGame', { game, variant })]);
   if (gen !== ui.generation) return;
   ui.desc = d.description;
+  titleLevels(ui.desc);
   ui.start = ng.state;
   ui.state = ng.state;
   ui.history = [];

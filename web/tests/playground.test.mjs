@@ -219,6 +219,9 @@ test('two levels play a whole game to its end', async () => {
   await page.waitForFunction(() => window.playground.over && window.playground.ready, null, { timeout: 240000 });
   const result = await page.locator('#status').textContent();
   assert.match(result, /Won by|Drawn|over/);
+  // Each level's option says what it searches in this game (DescribeGame's levels).
+  const master = await page.locator('#level option[value="master"]').getAttribute('title');
+  assert.match(master, /30 000 iterations/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'bot-bot.png') });
   assert.deepEqual(errors, []);
   await context.close();
