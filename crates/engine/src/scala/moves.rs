@@ -845,54 +845,62 @@ pub(super) fn describe_legal<const KEEP: bool>(
                 *size = c.count_ones();
             }
         }
-        let mut left = dests;
-        while left != 0 {
-            // The lowest destination left, and its bit.
-            let to_bit = left & left.wrapping_neg();
-            let to = left.trailing_zeros() as u8;
-            left ^= to_bit;
-            let touch = NEIGHBORS[to as usize];
-            // `Scala::judge` of the board after the move, from the groups
-            // above: whether the move stands, and what it captures.
-            let captured = if original && touch & rest == 0 {
-                continue; // rule 1
-            } else if one && touch & rest != 0 {
-                // One group of everything, holding both colours.
-                0
-            } else {
-                let mut a = after;
-                a[me] |= to_bit;
-                let mut tally = Tally::new(a[0], a[1]);
-                let mut merged = to_bit;
-                for (&c, &size) in comps[..n].iter().zip(&sizes) {
-                    if c & touch != 0 {
-                        merged |= c;
-                    } else if size != 0 {
-                        tally.add_sized(c, size);
+        // The destinations a `u64` half at a time: its lowest bit and
+        // its clearing are an instruction or two each, a `u128`'s a dozen
+        // (issue #25: a destination, 105 of them in zillions' `mid`).
+        for (base, mut left, steps_half) in
+            [(0u8, dests as u64, steps as u64), (64, (dests >> 64) as u64, (steps >> 64) as u64)]
+        {
+            while left != 0 {
+                // The lowest destination left.
+                let i = left.trailing_zeros();
+                left &= left - 1;
+                let to = base + i as u8;
+                let touch = NEIGHBORS[to as usize];
+                // `Scala::judge` of the board after the move, from the
+                // groups above: whether the move stands, and what it
+                // captures.
+                let captured = if original && touch & rest == 0 {
+                    continue; // rule 1
+                } else if one && touch & rest != 0 {
+                    // One group of everything, holding both colours.
+                    0
+                } else {
+                    let to_bit = bit(to);
+                    let mut a = after;
+                    a[me] |= to_bit;
+                    let mut tally = Tally::new(a[0], a[1]);
+                    let mut merged = to_bit;
+                    for (&c, &size) in comps[..n].iter().zip(&sizes) {
+                        if c & touch != 0 {
+                            merged |= c;
+                        } else if size != 0 {
+                            tally.add_sized(c, size);
+                        }
                     }
+                    tally.add(merged);
+                    match tally.verdict(g.variant) {
+                        Verdict::Keep(keep) => (a[0] | a[1]) & !keep,
+                        Verdict::Illegal(_) => continue,
+                        Verdict::MoverLoses { .. } => 0,
+                    }
+                };
+                if KEEP {
+                    legal.push(Move { from, to });
                 }
-                tally.add(merged);
-                match tally.verdict(g.variant) {
-                    Verdict::Keep(keep) => (a[0] | a[1]) & !keep,
-                    Verdict::Illegal(_) => continue,
-                    Verdict::MoverLoses { .. } => 0,
+                count += 1;
+                let step = steps_half >> i & 1 != 0;
+                let kind = if step { MoveKind::Step } else { MoveKind::Jump };
+                if step || parent[to as usize] == from {
+                    // A step, or a jump with no landing between its ends:
+                    // handed over by its cells.
+                    each(crate::game::Described::Between { kind, from, to, sep: b'-', captured });
+                    continue;
                 }
-            };
-            if KEEP {
-                legal.push(Move { from, to });
+                // A longer jump: handed over with its sequence.
+                let path = sequence(&parent, from, to, &mut route);
+                each(crate::game::Described::Path { kind, path, sep: b'-', captured });
             }
-            count += 1;
-            let step = steps & to_bit != 0;
-            let kind = if step { MoveKind::Step } else { MoveKind::Jump };
-            if step || parent[to as usize] == from {
-                // A step, or a jump with no landing between its ends:
-                // handed over by its cells.
-                each(crate::game::Described::Between { kind, from, to, sep: b'-', captured });
-                continue;
-            }
-            // A longer jump: handed over with its sequence.
-            let path = sequence(&parent, from, to, &mut route);
-            each(crate::game::Described::Path { kind, path, sep: b'-', captured });
         }
     }
     count
