@@ -913,15 +913,24 @@ pub(super) fn describe_legal<const KEEP: bool>(
 /// `u128` per jump looked at (issue #25).
 /// (256 entries, so a cell read from a table indexes them with no bounds
 /// check.)
+/// `lands[c]`, for a free cell `c` a search has reached: the cells one
+/// jump from `c` over a stone may land on (free, not the mover's first
+/// cell), in [`jumps`]' order, `land_count[c]` of them (0xFF: not yet
+/// listed). The stones do not move between the searches of one call, so
+/// each free cell's jumps are looked at once a call, where every search
+/// that reached it looked at them again (issue #25).
 struct JumpBoard {
     occupied: [bool; 256],
     mark: [u8; 256],
+    land_count: [u8; 256],
+    lands: [[u8; 8]; CELLS],
 }
 
 impl JumpBoard {
     #[inline]
     fn new(occupied: u128, forbidden: u8) -> Self {
-        let mut b = JumpBoard { occupied: [false; 256], mark: [0; 256] };
+        let mut b =
+            JumpBoard { occupied: [false; 256], mark: [0; 256], land_count: [0xFF; 256], lands: [[0; 8]; CELLS] };
         for c in Bits(occupied) {
             b.occupied[c as usize] = true;
             b.mark[c as usize] = 0xFF;
@@ -939,22 +948,47 @@ impl JumpBoard {
 /// table's other entries are left as they were). A jump never passes over
 /// `from` (jumps keep the parity of file and rank, so no landing is next
 /// to it), so `board`'s stones are the ones to jump over.
-#[inline]
+#[inline(always)]
 fn jump_reach(board: &mut JumpBoard, from: u8, stamp: u8, parent: &mut [u8; 256]) -> u128 {
     let mut reached = 0u128;
     let mut queue = [0u8; CELLS];
     let (mut head, mut tail) = (0, 1);
     // (`from` holds a stone: marked 0xFF, so never a landing.)
     queue[0] = from;
+    // The stone's own jumps (looked at once a call anyway).
+    for &(m, l) in jumps(from) {
+        if !board.occupied[m as usize] {
+            continue;
+        }
+        let k = board.mark[l as usize];
+        if k != 0xFF && k != stamp {
+            board.mark[l as usize] = stamp;
+            reached |= bit(l);
+            parent[l as usize] = from;
+            queue[tail] = l;
+            tail += 1;
+        }
+    }
+    head += 1;
     while head < tail {
         let c = queue[head];
         head += 1;
-        for &(m, l) in jumps(c) {
-            if !board.occupied[m as usize] {
-                continue;
+        let ci = usize::from(c);
+        if board.land_count[ci] == 0xFF {
+            // First reached this call: its landings listed.
+            let mut n = 0;
+            for &(m, l) in jumps(c) {
+                if board.occupied[m as usize] && board.mark[l as usize] != 0xFF {
+                    board.lands[ci][n] = l;
+                    n += 1;
+                }
             }
-            let k = board.mark[l as usize];
-            if k != 0xFF && k != stamp {
+            board.land_count[ci] = n as u8;
+        }
+        let n = usize::from(board.land_count[ci]).min(8);
+        for i in 0..n {
+            let l = board.lands[ci][i];
+            if board.mark[l as usize] != stamp {
                 board.mark[l as usize] = stamp;
                 reached |= bit(l);
                 parent[l as usize] = c;
