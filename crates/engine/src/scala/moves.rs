@@ -845,54 +845,62 @@ pub(super) fn describe_legal<const KEEP: bool>(
                 *size = c.count_ones();
             }
         }
-        let mut left = dests;
-        while left != 0 {
-            // The lowest destination left, and its bit.
-            let to_bit = left & left.wrapping_neg();
-            let to = left.trailing_zeros() as u8;
-            left ^= to_bit;
-            let touch = NEIGHBORS[to as usize];
-            // `Scala::judge` of the board after the move, from the groups
-            // above: whether the move stands, and what it captures.
-            let captured = if original && touch & rest == 0 {
-                continue; // rule 1
-            } else if one && touch & rest != 0 {
-                // One group of everything, holding both colours.
-                0
-            } else {
-                let mut a = after;
-                a[me] |= to_bit;
-                let mut tally = Tally::new(a[0], a[1]);
-                let mut merged = to_bit;
-                for (&c, &size) in comps[..n].iter().zip(&sizes) {
-                    if c & touch != 0 {
-                        merged |= c;
-                    } else if size != 0 {
-                        tally.add_sized(c, size);
+        // The destinations a `u64` half at a time: its lowest bit and
+        // its clearing are an instruction or two each, a `u128`'s a dozen
+        // (issue #25: a destination, 105 of them in zillions' `mid`).
+        for (base, mut left, steps_half) in
+            [(0u8, dests as u64, steps as u64), (64, (dests >> 64) as u64, (steps >> 64) as u64)]
+        {
+            while left != 0 {
+                // The lowest destination left.
+                let i = left.trailing_zeros();
+                left &= left - 1;
+                let to = base + i as u8;
+                let touch = NEIGHBORS[to as usize];
+                // `Scala::judge` of the board after the move, from the
+                // groups above: whether the move stands, and what it
+                // captures.
+                let captured = if original && touch & rest == 0 {
+                    continue; // rule 1
+                } else if one && touch & rest != 0 {
+                    // One group of everything, holding both colours.
+                    0
+                } else {
+                    let to_bit = bit(to);
+                    let mut a = after;
+                    a[me] |= to_bit;
+                    let mut tally = Tally::new(a[0], a[1]);
+                    let mut merged = to_bit;
+                    for (&c, &size) in comps[..n].iter().zip(&sizes) {
+                        if c & touch != 0 {
+                            merged |= c;
+                        } else if size != 0 {
+                            tally.add_sized(c, size);
+                        }
                     }
+                    tally.add(merged);
+                    match tally.verdict(g.variant) {
+                        Verdict::Keep(keep) => (a[0] | a[1]) & !keep,
+                        Verdict::Illegal(_) => continue,
+                        Verdict::MoverLoses { .. } => 0,
+                    }
+                };
+                if KEEP {
+                    legal.push(Move { from, to });
                 }
-                tally.add(merged);
-                match tally.verdict(g.variant) {
-                    Verdict::Keep(keep) => (a[0] | a[1]) & !keep,
-                    Verdict::Illegal(_) => continue,
-                    Verdict::MoverLoses { .. } => 0,
+                count += 1;
+                let step = steps_half >> i & 1 != 0;
+                let kind = if step { MoveKind::Step } else { MoveKind::Jump };
+                if step || parent[to as usize] == from {
+                    // A step, or a jump with no landing between its ends:
+                    // handed over by its cells.
+                    each(crate::game::Described::Between { kind, from, to, sep: b'-', captured });
+                    continue;
                 }
-            };
-            if KEEP {
-                legal.push(Move { from, to });
+                // A longer jump: handed over with its sequence.
+                let path = sequence(&parent, from, to, &mut route);
+                each(crate::game::Described::Path { kind, path, sep: b'-', captured });
             }
-            count += 1;
-            let step = steps & to_bit != 0;
-            let kind = if step { MoveKind::Step } else { MoveKind::Jump };
-            if step || parent[to as usize] == from {
-                // A step, or a jump with no landing between its ends:
-                // handed over by its cells.
-                each(crate::game::Described::Between { kind, from, to, sep: b'-', captured });
-                continue;
-            }
-            // A longer jump: handed over with its sequence.
-            let path = sequence(&parent, from, to, &mut route);
-            each(crate::game::Described::Path { kind, path, sep: b'-', captured });
         }
     }
     count
@@ -905,15 +913,24 @@ pub(super) fn describe_legal<const KEEP: bool>(
 /// `u128` per jump looked at (issue #25).
 /// (256 entries, so a cell read from a table indexes them with no bounds
 /// check.)
+/// `lands[c]`, for a free cell `c` a search has reached: the cells one
+/// jump from `c` over a stone may land on (free, not the mover's first
+/// cell), in [`jumps`]' order, `land_count[c]` of them (0xFF: not yet
+/// listed). The stones do not move between the searches of one call, so
+/// each free cell's jumps are looked at once a call, where every search
+/// that reached it looked at them again (issue #25).
 struct JumpBoard {
     occupied: [bool; 256],
     mark: [u8; 256],
+    land_count: [u8; 256],
+    lands: [[u8; 8]; CELLS],
 }
 
 impl JumpBoard {
     #[inline]
     fn new(occupied: u128, forbidden: u8) -> Self {
-        let mut b = JumpBoard { occupied: [false; 256], mark: [0; 256] };
+        let mut b =
+            JumpBoard { occupied: [false; 256], mark: [0; 256], land_count: [0xFF; 256], lands: [[0; 8]; CELLS] };
         for c in Bits(occupied) {
             b.occupied[c as usize] = true;
             b.mark[c as usize] = 0xFF;
@@ -931,22 +948,47 @@ impl JumpBoard {
 /// table's other entries are left as they were). A jump never passes over
 /// `from` (jumps keep the parity of file and rank, so no landing is next
 /// to it), so `board`'s stones are the ones to jump over.
-#[inline]
+#[inline(always)]
 fn jump_reach(board: &mut JumpBoard, from: u8, stamp: u8, parent: &mut [u8; 256]) -> u128 {
     let mut reached = 0u128;
     let mut queue = [0u8; CELLS];
     let (mut head, mut tail) = (0, 1);
     // (`from` holds a stone: marked 0xFF, so never a landing.)
     queue[0] = from;
+    // The stone's own jumps (looked at once a call anyway).
+    for &(m, l) in jumps(from) {
+        if !board.occupied[m as usize] {
+            continue;
+        }
+        let k = board.mark[l as usize];
+        if k != 0xFF && k != stamp {
+            board.mark[l as usize] = stamp;
+            reached |= bit(l);
+            parent[l as usize] = from;
+            queue[tail] = l;
+            tail += 1;
+        }
+    }
+    head += 1;
     while head < tail {
         let c = queue[head];
         head += 1;
-        for &(m, l) in jumps(c) {
-            if !board.occupied[m as usize] {
-                continue;
+        let ci = usize::from(c);
+        if board.land_count[ci] == 0xFF {
+            // First reached this call: its landings listed.
+            let mut n = 0;
+            for &(m, l) in jumps(c) {
+                if board.occupied[m as usize] && board.mark[l as usize] != 0xFF {
+                    board.lands[ci][n] = l;
+                    n += 1;
+                }
             }
-            let k = board.mark[l as usize];
-            if k != 0xFF && k != stamp {
+            board.land_count[ci] = n as u8;
+        }
+        let n = usize::from(board.land_count[ci]).min(8);
+        for i in 0..n {
+            let l = board.lands[ci][i];
+            if board.mark[l as usize] != stamp {
                 board.mark[l as usize] = stamp;
                 reached |= bit(l);
                 parent[l as usize] = c;
