@@ -76,6 +76,22 @@ pub struct Wire {
     /// [`Wire::fan`]'s kept moves, one a kind: kept here from fan to fan
     /// (each fan marks them empty), so no fan clears 128 bytes.
     laid: [FanMove; 2],
+    /// The fan of one kind that `laid` was kept by ([`fan_key`]; `NO_FAN`
+    /// after any other fan), and its kind's protobuf value: the next fan
+    /// of one kind from the same cell takes its kept moves over, the kind
+    /// written in.
+    laid_by: u32,
+    laid_kind: u8,
+}
+
+/// [`Wire`]'s `laid_by` when no fan of one kind kept its moves.
+const NO_FAN: u32 = u32::MAX;
+
+/// What a fan's kept moves depend on but for its kind: `from`, `sep`,
+/// the field's tag (under 16) and the view.
+#[inline(always)]
+fn fan_key(from: u8, sep: u8, tag: u32, full: bool) -> u32 {
+    u32::from(from) | u32::from(sep) << 8 | tag << 16 | u32::from(full) << 20
 }
 
 /// The room a move is gathered in ([`Wire`]'s `room`): any `u8` cursor
@@ -135,7 +151,7 @@ impl Wire {
     }
 
     fn with_buf(buf: Vec<u8>) -> Self {
-        Wire { buf, room: [0; FAN_AHEAD + ROOM], laid: [FanMove::NONE; 2] }
+        Wire { buf, room: [0; FAN_AHEAD + ROOM], laid: [FanMove::NONE; 2], laid_by: NO_FAN, laid_kind: 0 }
     }
 
     /// A wire for a reply of up to `n` bytes or so: the buffer
@@ -581,34 +597,67 @@ impl Wire {
             }
             return;
         };
+        // A fan of one kind (`kind` and `other` the same) keeps a move for
+        // each parity of `to`'s name length instead of one a kind, so a
+        // fan whose names alternate between two lengths (`a9`, `a10`)
+        // gathers at most two moves, not one at each change (issue #25:
+        // Shoulder to Shoulder's fans are all of one kind; a gathered
+        // move costs about 80 instructions more than a copied one). Told
+        // by the kinds, not by `others` (a `u128` test or two a fan, paid
+        // by every fan of two kinds too).
+        let one = kinds[0] == kinds[1];
         let fan = Fan { tag, d, names, from, f, sep, kinds, keys: kinds.map(|k| crate::convert::kind(k) as u8), full };
         // The moves gathered in `room` and not yet appended: at most
         // `FAN_AHEAD` bytes before a move, so each move has its `ROOM`.
         let mut at: u8 = 0;
         // Each kind's last move (`self.laid`), to copy for the next of that
         // kind whose `to` has a name of the same length (most of a fan's
-        // moves): none yet.
-        self.laid[0].to_len = 0;
-        self.laid[1].to_len = 0;
+        // moves): none yet; or, for a fan of one kind from the cell of the
+        // last fan, which was of one kind too (Shoulder to Shoulder's
+        // squeezes after its straight moves), that fan's kept moves with
+        // this fan's kind written in: the kind's value is the byte after
+        // the notation, the second of the second piece, when both kinds'
+        // values are written (not 0). Issue #25: about 80 instructions a
+        // move not gathered, one or two a fan.
+        let key = if one { fan_key(from, sep, tag, full) } else { NO_FAN };
+        let k = fan.keys[0];
+        if one && self.laid_by == key && self.laid_kind != 0 && k != 0 {
+            if self.laid_kind != k {
+                self.laid[0].parts[1][1] = k;
+                self.laid[1].parts[1][1] = k;
+            }
+        } else {
+            self.laid[0].to_len = 0;
+            self.laid[1].to_len = 0;
+        }
+        self.laid_by = key;
+        self.laid_kind = k;
         // The cells walked a half at a time: a `u64`'s lowest bit and
         // shift are one instruction each, a `u128`'s five or more.
-        self.fan_half::<0>(&fan, to as u64, others as u64, &mut at);
-        self.fan_half::<64>(&fan, (to >> 64) as u64, (others >> 64) as u64, &mut at);
+        if one {
+            self.fan_half::<0, true>(&fan, to as u64, 0, &mut at);
+            self.fan_half::<64, true>(&fan, (to >> 64) as u64, 0, &mut at);
+        } else {
+            self.fan_half::<0, false>(&fan, to as u64, others as u64, &mut at);
+            self.fan_half::<64, false>(&fan, (to >> 64) as u64, (others >> 64) as u64, &mut at);
+        }
         self.buf.extend_from_slice(&self.room[..usize::from(at)]);
     }
 
     /// [`Wire::fan`]'s moves to the cells `HALF + i` of the bits `i` of
     /// `to`, of the second kind where `others` has the bit; `at` and `laid`
-    /// as there.
+    /// as there. `BY_LEN`: a fan of one kind (both of `fan.kinds` the
+    /// same), whose kept moves are one for each parity of `to`'s name
+    /// length (`others` unused).
     #[inline(always)]
-    fn fan_half<const HALF: u8>(&mut self, fan: &Fan, mut left: u64, others: u64, at: &mut u8) {
+    fn fan_half<const HALF: u8, const BY_LEN: bool>(&mut self, fan: &Fan, mut left: u64, others: u64, at: &mut u8) {
         let names = fan.names;
         while left != 0 {
             let i = left.trailing_zeros();
             left &= left - 1;
             let c = HALF + i as u8;
-            let which = (others >> i) as usize & 1;
             let t = &names[usize::from(c & 127)];
+            let which = if BY_LEN { usize::from(t[1] & 1) } else { (others >> i) as usize & 1 };
             // A kept move's `to_len` is 1 to 8: never a long name's.
             if self.laid[which].to_len == t[1] {
                 let like = self.laid[which];
@@ -1203,6 +1252,64 @@ mod tests {
             assert_eq!(usize::from(e), if cell.name.len() <= 14 { cell.name.len() } else { usize::from(LONG_NAME) });
         }
         assert!(fans_of(&d) > 10_000);
+    }
+
+    /// Fans of one kind each, one after another from the same cell (as
+    /// Shoulder to Shoulder hands over a piece's straight moves, then its
+    /// squeezes), whose kept moves the next takes over with its kind
+    /// written in: every kind after every other, `others` empty, all or
+    /// some, fans of two kinds, another `sep` and other cells in
+    /// between, both views, on every board and on one whose names are 1
+    /// to 16 bytes long: the bytes of their moves written one by one.
+    #[test]
+    fn fans_of_one_cell_one_after_another_are_their_moves() {
+        use parlour_engine::MoveKind::*;
+        let registry = Registry::new();
+        let mut boards: Vec<Description> = registry.all().map(|g| g.description().clone()).collect();
+        let mut long = boards.iter().find(|d| d.cells.len() >= 100).expect("a board of 100 cells").clone();
+        for (i, cell) in long.cells.iter_mut().enumerate() {
+            let width = 1 + (i * 7) % 16;
+            cell.name = format!("{i:x>width$}");
+        }
+        boards.push(long);
+        let kinds = [Slide, Jump, Step, Straight, Squeeze, Place, Bid, Action, Pass];
+        let mut moves = 0u32;
+        for d in &boards {
+            let n = d.cells.len() as u8;
+            let all = if n >= 128 { u128::MAX } else { (1u128 << n) - 1 };
+            for full in [false, true] {
+                let (mut one, mut apart) = (Wire::default(), Wire::default());
+                for from in 0..n {
+                    let mut fans = Vec::new();
+                    for (i, &kind) in kinds.iter().enumerate() {
+                        let to = (0..n)
+                            .filter(|&c| c != from && (u32::from(c) * (3 + i as u32) + u32::from(from)) % 5 < 2)
+                            .fold(0u128, |m, c| m | 1 << c);
+                        let other = kinds[(i + 1) % kinds.len()];
+                        // One kind (`kind` and `other` the same), whatever `others`.
+                        fans.push(Described::Fan { from, to, sep: b'-', kind, other: kind, others: 0 });
+                        fans.push(Described::Fan { from, to: to & !1, sep: b'-', kind: other, other, others: all });
+                        fans.push(Described::Fan { from, to, sep: b'-', kind, other: kind, others: to & 0x5555 });
+                        if i % 4 == 3 {
+                            // A fan of two kinds, another `sep`, another cell between.
+                            fans.push(Described::Fan { from, to, sep: b'-', kind, other, others: to & 0x5555 });
+                            fans.push(Described::Fan { from, to, sep: b'x', kind, other: kind, others: 0 });
+                            let next = (from + 1) % n;
+                            fans.push(Described::Fan { from: next, to, sep: b'-', kind, other: kind, others: 0 });
+                        }
+                    }
+                    for m in fans {
+                        one.described(1, d, m, full);
+                        m.each(|m| apart.described(1, d, m, full));
+                        if let Described::Fan { to, .. } = m {
+                            moves += to.count_ones();
+                        }
+                    }
+                }
+                assert!(one.buf == apart.buf, "{}: full {full}", d.id);
+            }
+        }
+        assert!(moves > 100_000, "only {moves} moves");
     }
 
     /// Fans from every cell of `d`'s board to no cell, one, some and all,

@@ -409,10 +409,11 @@ fn view_known<G: Game>(
 /// Room for a position's text: every game's fits, most with room to spare.
 const POSITION_CAPACITY: usize = 256;
 
-/// Room for the legal moves [`AnyGame::each_move_given`] lists: the
-/// longest lists of the load positions (Contiguity's and Shoulder to
-/// Shoulder's starts, 164-182 moves) fit.
-const LEGAL_CAPACITY: usize = 192;
+/// Room for the legal moves [`Game::describe_legal_counted`] lists into
+/// (reserved by the game, where it lists them): the longest lists of the
+/// load positions (Contiguity's and Shoulder to Shoulder's starts, 164-182
+/// moves) fit.
+pub(crate) const LEGAL_CAPACITY: usize = 192;
 
 /// The outcome of a position whose legal moves are `legal`: a game with a
 /// legal move goes on ([`Game`]'s contract), so only a position without one
@@ -731,9 +732,12 @@ impl<G: Game> AnyGame for G {
         each: &mut dyn FnMut(Described<'_>),
     ) -> Result<(StateView, usize), RulesError> {
         let pos = read(self, given)?;
-        // Room for the usual list at once, not grown by doubling (three or
-        // four reallocations and copies for a list of a few dozen moves).
-        let mut legal = Vec::with_capacity(LEGAL_CAPACITY);
+        // No room yet: a game that lists its moves reserves
+        // `LEGAL_CAPACITY` at once (not grown by doubling), one that
+        // counts its fans takes none (issue #25: Shoulder to Shoulder's,
+        // Contiguity's in play and Scala's lists never use it; its
+        // `malloc` and `free` cost about 70 instructions a call).
+        let mut legal = Vec::new();
         // The view a move not handed over by its cells is described into:
         // empty, its room taken when the first such move comes
         // (`Game::describe_into`), so a list of none allocates nothing.

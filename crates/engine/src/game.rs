@@ -490,7 +490,9 @@ pub trait Game: Send + Sync + 'static {
 
     /// [`Game::describe_legal`] for a caller that keeps the descriptions
     /// only (a reply writes them as they come): returns the number of
-    /// moves described. `room` (empty) is the game's to use and is left in
+    /// moves described. `room` (empty, and with no capacity from
+    /// [`crate::front`]: a game that lists into it reserves
+    /// `front::LEGAL_CAPACITY`) is the game's to use and is left in
     /// any state. By default `describe_legal` into `room`, its length; a
     /// game that hands its moves over as fans ([`Described::Fan`]) may
     /// override it to count them, not list them (issue #25: about 24
@@ -503,6 +505,7 @@ pub trait Game: Send + Sync + 'static {
         view: &mut MoveView,
         each: &mut dyn FnMut(Described<'_>),
     ) -> usize {
+        room.reserve(crate::front::LEGAL_CAPACITY);
         self.describe_legal(pos, room, passed, view, each);
         room.len()
     }

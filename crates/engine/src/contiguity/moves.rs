@@ -435,6 +435,10 @@ pub(super) fn describe_legal<const KEEP: bool>(
     each: &mut dyn FnMut(Described<'_>),
 ) -> usize {
     if pos.phase != Phase::Play || passed {
+        if !KEEP {
+            // The counted list's room comes without capacity.
+            legal.reserve(crate::front::LEGAL_CAPACITY);
+        }
         let before = legal.len();
         legal_moves(pos, legal);
         describe_moves(g, pos, &legal[before..], passed, view, each);
