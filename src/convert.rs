@@ -423,10 +423,9 @@ fn level(l: &Level, scale: LevelScale) -> pb::LevelInfo {
         name: l.name.to_string(),
         summary: l.describe(scale),
         max_iterations: l.iterations(scale),
-        alpha_beta_positions: if scale.plays_alpha_beta() { l.alpha_beta_positions(scale) } else { 0 },
-        time_limit: l
-            .time_limit
-            .map(|t| prost_types::Duration { seconds: t.as_secs() as i64, nanos: t.subsec_nanos() as i32 }),
+        // 0 in the games that do not play by the alpha-beta (their rows' count).
+        alpha_beta_positions: l.alpha_beta_positions(scale),
+        time_limit: l.time_limit.and_then(|t| prost_types::Duration::try_from(t).ok()),
         max_nodes: l.max_nodes(scale),
     }
 }
