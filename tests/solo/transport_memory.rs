@@ -303,6 +303,8 @@ mod long {
     /// SuggestMoves per measurement, each with this budget.
     const SUGGESTS: usize = 5;
     const SUGGEST_MS: u64 = 100;
+    /// How many times a late phase is measured before it is judged late.
+    const ATTEMPTS: u32 = 3;
 
     /// Whether latency is judged: only against an optimised server
     /// (PARLOUR_BIN_RELEASE=1, which scripts/test sets when it attacks a
@@ -512,6 +514,23 @@ mod long {
             self._proc.0.id()
         }
 
+        /// Whether the phase just measured (attempt `attempt` of
+        /// [`ATTEMPTS`]) stands: on time, or the last attempt, or latency
+        /// not judged. A late phase is dropped and measured again, idle and
+        /// attacked anew: on this shared machine a neighbour's burst can
+        /// slow one measurement (the idle SuggestMove itself once took
+        /// 526 ms), while an attack that really starves the client is late
+        /// every time, and only then is the phase judged late.
+        fn settled(&mut self, attempt: u32) -> bool {
+            let late = self.phases.last().map(Phase::late).unwrap_or_default();
+            if late.is_empty() || attempt == ATTEMPTS || !latency_judged() {
+                return true;
+            }
+            self.phases.pop();
+            println!("    late, measured again (attempt {} of {ATTEMPTS}): {}", attempt + 1, late.join("; "));
+            false
+        }
+
         /// Measures the client idle; the attack starts after this.
         async fn idle(&mut self) {
             let idle = measure(self.addr, self.tls.clone()).await;
@@ -534,25 +553,7 @@ mod long {
         /// Problems found: latency beyond the allowance, moves missing, memory.
         fn check(&self) -> Vec<String> {
             let mut bad = Vec::new();
-            let mut late = Vec::new();
-            for p in &self.phases {
-                let allowance = p.idle.p99 * 2 + floor();
-                if p.served.p99 > allowance {
-                    late.push(format!(
-                        "{}: GenerateMoves p99 {:?} > 2 x idle {:?} + {:?}",
-                        p.name,
-                        p.served.p99,
-                        p.idle.p99,
-                        floor()
-                    ));
-                }
-                if p.served.suggested < SUGGESTS || p.served.suggest_max > ms(SUGGEST_MS) + allowance {
-                    late.push(format!(
-                        "{}: {} of {SUGGESTS} SuggestMoves got their move, the slowest in {:?} (budget {SUGGEST_MS} ms + {:?})",
-                        p.name, p.served.suggested, p.served.suggest_max, allowance
-                    ));
-                }
-            }
+            let late: Vec<String> = self.phases.iter().flat_map(Phase::late).collect();
             if latency_judged() {
                 bad.extend(late);
             } else if !late.is_empty() {
@@ -571,6 +572,30 @@ mod long {
     }
 
     impl Phase {
+        /// How this phase's well-behaved client was late, if it was: its
+        /// GenerateMoves p99 beyond twice the idle p99 plus the floor, or a
+        /// SuggestMove missing or beyond its budget plus that allowance.
+        fn late(&self) -> Vec<String> {
+            let mut late = Vec::new();
+            let allowance = self.idle.p99 * 2 + floor();
+            if self.served.p99 > allowance {
+                late.push(format!(
+                    "{}: GenerateMoves p99 {:?} > 2 x idle {:?} + {:?}",
+                    self.name,
+                    self.served.p99,
+                    self.idle.p99,
+                    floor()
+                ));
+            }
+            if self.served.suggested < SUGGESTS || self.served.suggest_max > ms(SUGGEST_MS) + allowance {
+                late.push(format!(
+                    "{}: {} of {SUGGESTS} SuggestMoves got their move, the slowest in {:?} (budget {SUGGEST_MS} ms + {:?})",
+                    self.name, self.served.suggested, self.served.suggest_max, allowance
+                ));
+            }
+            late
+        }
+
         fn print(&self) {
             let (i, s) = (&self.idle, &self.served);
             println!(
@@ -633,62 +658,100 @@ mod long {
         })
     }
 
+    /// One phase of a [`Run`]: the client measured idle, `$attack` started,
+    /// `$settle` waited, the client measured under it, the attack stopped
+    /// by `$stop` (given the attack as `$a`); repeated while
+    /// [`Run::settled`] says so.
+    macro_rules! phase {
+        ($run:ident, $name:expr, $settle:expr, $attack:expr, |$a:ident| $stop:expr) => {
+            for attempt in 1..=ATTEMPTS {
+                $run.idle().await;
+                let $a = $attack;
+                tokio::time::sleep($settle).await;
+                $run.under($name).await;
+                $stop;
+                if $run.settled(attempt) {
+                    break;
+                }
+            }
+        };
+    }
+
     /// The attacks of docs/reliability.md, one after another, on a plaintext server.
     async fn plaintext_run() -> Run {
         let (proc, addr) = spawn_server(&[]).await;
         let mut run = Run::start(proc, addr, None).await;
 
-        run.idle().await;
-        let conns = silent(addr, 900, false).await;
-        tokio::time::sleep(ms(300)).await;
-        run.under("900 connections without (all of) a preface").await;
-        drop(conns);
+        phase!(run, "900 connections without (all of) a preface", ms(300), silent(addr, 900, false).await, |conns| {
+            drop(conns)
+        });
 
-        run.idle().await;
         let describe =
             grpc_frame(&pb::DescribeGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() });
-        let attack = flood(addr, 10, 1000, "/parlour.v1.Rules/DescribeGame", Some(describe)).await;
-        tokio::time::sleep(ms(500)).await;
-        run.under("10 connections x 1000 DescribeGame, never read").await;
-        stop(attack);
+        phase!(
+            run,
+            "10 connections x 1000 DescribeGame, never read",
+            ms(500),
+            flood(addr, 10, 1000, "/parlour.v1.Rules/DescribeGame", Some(describe.clone())).await,
+            |attack| stop(attack)
+        );
 
-        run.idle().await;
-        let attack = flood(addr, 10, 1000, "/parlour.v1.Rules/DescribeGame", None).await;
-        tokio::time::sleep(ms(500)).await;
-        run.under("10 connections x 1000 header-only streams").await;
-        stop(attack);
+        phase!(
+            run,
+            "10 connections x 1000 header-only streams",
+            ms(500),
+            flood(addr, 10, 1000, "/parlour.v1.Rules/DescribeGame", None).await,
+            |attack| stop(attack)
+        );
 
-        run.idle().await;
         let watch = grpc_frame(&tonic_health::pb::HealthCheckRequest { service: String::new() });
-        let attack = flood(addr, 10, 1000, "/grpc.health.v1.Health/Watch", Some(watch)).await;
-        tokio::time::sleep(ms(500)).await;
-        run.under("10,000 health Watch streams asked").await;
-        stop(attack);
+        phase!(
+            run,
+            "10,000 health Watch streams asked",
+            ms(500),
+            flood(addr, 10, 1000, "/grpc.health.v1.Health/Watch", Some(watch.clone())).await,
+            |attack| stop(attack)
+        );
 
         // Two zero-window AnalyzeStreams (0.5 s budget, 10 ms reports): their
         // search slots come back after the budget and a report's delivery
         // timeout; measured from then on.
-        run.idle().await;
-        let mut attack = Vec::new();
-        for _ in 0..2 {
-            let mut h2 = h2_connect(addr, 1).await;
-            let (resp, stream) = h2.call(addr, "/parlour.v1.Rules/AnalyzeStream", Some(analyze_request(ms(500)))).await;
-            attack.push((h2, stream, tokio::spawn(resp)));
-        }
-        tokio::time::sleep(ms(1_500)).await;
-        run.under("2 AnalyzeStreams with a 1-byte window, never read").await;
-        for (h2, _, _) in attack {
-            h2.conn.abort();
-        }
+        phase!(
+            run,
+            "2 AnalyzeStreams with a 1-byte window, never read",
+            ms(1_500),
+            {
+                let mut attack = Vec::new();
+                for _ in 0..2 {
+                    let mut h2 = h2_connect(addr, 1).await;
+                    let (resp, stream) =
+                        h2.call(addr, "/parlour.v1.Rules/AnalyzeStream", Some(analyze_request(ms(500)))).await;
+                    attack.push((h2, stream, tokio::spawn(resp)));
+                }
+                attack
+            },
+            |attack| {
+                for (h2, _, _) in attack {
+                    h2.conn.abort();
+                }
+            }
+        );
 
-        run.idle().await;
-        let halt = Arc::new(AtomicBool::new(false));
-        let attacker = short_deadlines(addr, halt.clone());
-        tokio::time::sleep(ms(300)).await;
-        run.under("SuggestMoves with 10-50 ms deadlines, one after another").await;
-        halt.store(true, Ordering::Relaxed);
-        let (asked, answered) = attacker.await.unwrap();
-        println!("    the attacker's short-deadline SuggestMoves answered: {answered} of {asked}");
+        phase!(
+            run,
+            "SuggestMoves with 10-50 ms deadlines, one after another",
+            ms(300),
+            {
+                let halt = Arc::new(AtomicBool::new(false));
+                (short_deadlines(addr, halt.clone()), halt)
+            },
+            |attack| {
+                let (attacker, halt) = attack;
+                halt.store(true, Ordering::Relaxed);
+                let (asked, answered) = attacker.await.unwrap();
+                println!("    the attacker's short-deadline SuggestMoves answered: {answered} of {asked}");
+            }
+        );
         run
     }
 
@@ -707,11 +770,13 @@ mod long {
         let _ = std::fs::remove_dir_all(&dir);
         let tls = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(cert.pem())).domain_name("localhost");
         let mut run = Run::start(proc, addr, Some(tls)).await;
-        run.idle().await;
-        let conns = silent(addr, 900, true).await;
-        tokio::time::sleep(ms(300)).await;
-        run.under("TLS: 900 handshakes that stall (half of them after 4 bytes)").await;
-        drop(conns);
+        phase!(
+            run,
+            "TLS: 900 handshakes that stall (half of them after 4 bytes)",
+            ms(300),
+            silent(addr, 900, true).await,
+            |conns| { drop(conns) }
+        );
         run
     }
 
