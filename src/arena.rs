@@ -21,6 +21,7 @@ ab[:ms=<time a move>,depth=<plies>,nodes=<positions a move>,pre=<tree-search ite
 Example: parlour arena --game contiguity --game scala --player mcts:ms=200 --opponent random --opponent greedy\n\
 One position's analysis: parlour arena --game scala --player mcts:it=20000 --analyze start\n\
 One game move by move: parlour arena --game scala --player mcts:ms=200 --opponent greedy --replay 7\n\
+Games 9 to 19 of a 20-game match (a stopped match, or a second process): parlour arena ... --games 20 --first-game 9\n\
 A ladder (round-robin, ratings): parlour arena --game all --ladder --games 20 --json ladder.json")]
 pub struct ArenaArgs {
     /// Games to play, as `id` or `id/variant`; repeat the flag or use
@@ -43,6 +44,12 @@ pub struct ArenaArgs {
     /// A game still going after this many plies is a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: u32,
+    /// Play only games N.. of each match (numbered from 0; game N is the
+    /// same game as in the whole match): to go on with a match that was
+    /// stopped, or to share one between processes (with `--games` as the
+    /// end of the range).
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["analyze", "replay", "ladder", "endgames", "matches"])]
+    first_game: u32,
     /// Print one line per game.
     #[arg(long)]
     verbose: bool,
@@ -138,13 +145,27 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    outln!("# parlour arena: {} games a match, seed {}, draw after {} plies", a.games, a.seed, a.max_plies);
+    if a.first_game > 0 && a.first_game >= a.games {
+        anyhow::bail!("--first-game {} is not below --games {}", a.first_game, a.games);
+    }
+    if a.first_game > 0 {
+        outln!(
+            "# parlour arena: games {} to {} of matches of {} games, seed {}, draw after {} plies",
+            a.first_game,
+            a.games - 1,
+            a.games,
+            a.seed,
+            a.max_plies
+        );
+    } else {
+        outln!("# parlour arena: {} games a match, seed {}, draw after {} plies", a.games, a.seed, a.max_plies);
+    }
     for game in games {
         let d = game.description();
         for opponent in &opponents {
             let label = format!("{}/{}: {player} vs {opponent}", d.id, d.variant);
             let mut line = String::new();
-            let tally = run_match(game, &player, opponent, a.games, a.seed, a.max_plies, &mut |g, r| {
+            let tally = run_match(game, &player, opponent, a.first_game..a.games, a.seed, a.max_plies, &mut |g, r| {
                 let c = match r.result {
                     Result3::Win => 'W',
                     Result3::Draw => 'D',

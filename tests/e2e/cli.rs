@@ -1,5 +1,7 @@
-//! The client tools' reports on stdout end quietly when their reader stops
-//! early (`parlour arena ... | head`): no panic on the broken pipe.
+//! The client tools on the command line: their reports on stdout end
+//! quietly when their reader stops early (`parlour arena ... | head`: no
+//! panic on the broken pipe), and a match shared between processes by
+//! `--first-game` plays the games of the whole match.
 
 use std::process::{Command, Stdio};
 
@@ -29,4 +31,32 @@ fn arena_and_metrics_end_quietly_when_the_reader_closes_stdout() {
         assert!(!stderr.contains("panicked"), "parlour {args:?} panicked on a closed stdout: {stderr}");
         assert!(out.status.success(), "parlour {args:?}: {:?}, {stderr}", out.status);
     }
+}
+
+/// Runs `parlour <args>` to the end and returns its output.
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_parlour")).args(args).output().expect("run parlour")
+}
+
+/// The `--verbose` lines of the games (stderr), without the header.
+fn game_lines(out: &std::process::Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stderr).lines().filter(|l| l.contains(": game ")).map(str::to_owned).collect()
+}
+
+#[test]
+fn a_match_shared_by_first_game_plays_the_same_games() {
+    let base = ["arena", "--game", "contiguity", "--player", "mcts:it=40", "--opponent", "greedy", "--seed", "3"];
+    let whole = run(&[&base[..], &["--games", "4", "--verbose"]].concat());
+    assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+    let first = run(&[&base[..], &["--games", "2", "--verbose"]].concat());
+    let rest = run(&[&base[..], &["--games", "4", "--first-game", "2", "--verbose"]].concat());
+    assert!(rest.status.success(), "{}", String::from_utf8_lossy(&rest.stderr));
+    assert!(String::from_utf8_lossy(&rest.stdout).contains("games 2 to 3 of matches of 4 games"));
+    let split: Vec<String> = game_lines(&first).into_iter().chain(game_lines(&rest)).collect();
+    assert_eq!(split.len(), 4);
+    assert_eq!(split, game_lines(&whole));
+
+    let bad = run(&[&base[..], &["--games", "4", "--first-game", "4"]].concat());
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--first-game 4 is not below --games 4"));
 }

@@ -425,20 +425,22 @@ pub fn mix(a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Plays `games` games of A against B, alternating seats, calling
-/// `on_game` after each.
+/// Plays the games `games` (numbered from 0) of a match of A against B,
+/// alternating seats, calling `on_game` after each. Game `g` is the same
+/// whatever the range, so a match stopped after game 8 goes on with
+/// `9..20`, and two processes can share one with `0..10` and `10..20`.
 pub fn run_match(
     game: &dyn AnyGame,
     a: &PlayerSpec,
     b: &PlayerSpec,
-    games: u32,
+    games: std::ops::Range<u32>,
     seed: u64,
     max_plies: u32,
     on_game: &mut dyn FnMut(u32, &GameRecord),
 ) -> Result<Tally, RulesError> {
     let seats = game.description().players.len();
     let mut tally = Tally::default();
-    for g in 0..games {
+    for g in games {
         let seat = g as usize % seats;
         let players: Vec<&PlayerSpec> = (0..seats).map(|s| if s == seat { a } else { b }).collect();
         let Played { winners, plies, end, clocks } = play_game(game, &players, mix(seed, g as u64), None, max_plies)?;
@@ -835,13 +837,20 @@ mod tests {
         let game = reg.get("contiguity", "").unwrap();
         let (a, b) = ("mcts:it=30".parse().unwrap(), PlayerSpec::Random);
         let mut seats = Vec::new();
-        let t = run_match(game, &a, &b, 4, 1, 40, &mut |_, r| seats.push(r.seat)).unwrap();
+        let t = run_match(game, &a, &b, 0..4, 1, 40, &mut |_, r| seats.push(r.seat)).unwrap();
         assert_eq!(seats, [0, 1, 0, 1]);
         assert_eq!(t.games, 4);
         assert_eq!(t.wins + t.draws + t.losses, 4);
         // Iteration-bound players replay exactly.
-        let again = run_match(game, &a, &b, 4, 1, 40, &mut |_, _| {}).unwrap();
+        let again = run_match(game, &a, &b, 0..4, 1, 40, &mut |_, _| {}).unwrap();
         assert_eq!((again.wins, again.draws, again.plies), (t.wins, t.draws, t.plies));
+        // A match split in two ranges plays the same games.
+        let mut ends = Vec::new();
+        run_match(game, &a, &b, 0..4, 1, 40, &mut |g, r| ends.push((g, r.end.clone()))).unwrap();
+        let mut split = Vec::new();
+        run_match(game, &a, &b, 2..4, 1, 40, &mut |g, r| split.push((g, r.end.clone()))).unwrap();
+        run_match(game, &a, &b, 0..2, 1, 40, &mut |g, r| split.insert(g as usize, (g, r.end.clone()))).unwrap();
+        assert_eq!(split, ends);
     }
 
     #[test]

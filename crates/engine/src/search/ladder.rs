@@ -116,15 +116,19 @@ pub fn run_ladder_in(
     matches: bool,
     on_game: &mut dyn FnMut(&Pairing, u32, &GameRecord),
 ) -> Result<Vec<Pairing>, RulesError> {
-    let play = if matches { super::arena::run_match_by_matches } else { run_match };
     let mut out = Vec::new();
     for (a, b) in schedule(rungs.len(), span) {
         let s = pairing_seed(seed, &rungs[a], &rungs[b]);
         let mut running = Pairing { a, b, tally: Tally::default() };
-        let tally = play(game, &rungs[a], &rungs[b], games, s, max_plies, &mut |g, r| {
+        let mut each = |g: u32, r: &GameRecord| {
             running.tally.add(r);
             on_game(&running, g, r);
-        })?;
+        };
+        let tally = if matches {
+            super::arena::run_match_by_matches(game, &rungs[a], &rungs[b], games, s, max_plies, &mut each)?
+        } else {
+            run_match(game, &rungs[a], &rungs[b], 0..games, s, max_plies, &mut each)?
+        };
         out.push(Pairing { a, b, tally });
     }
     Ok(out)
