@@ -18,6 +18,7 @@ use tokio_stream::Stream;
 use tonic::{Request, Response, Status};
 
 mod budget;
+mod kept;
 pub mod lean;
 mod records;
 mod wire;

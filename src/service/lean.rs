@@ -15,6 +15,7 @@
 //! log, permit, panic guard), so only the encoding differs, and
 //! `wire::tests` checks that its bytes are prost's.
 
+use super::kept::{self, Kept, Reusable};
 use super::{applied, evaluated, generate_bytes, wire, RulesService};
 use crate::pb::{self, rules_server::RulesServer};
 use bytes::{Buf, BufMut};
@@ -118,6 +119,51 @@ impl<U: prost::Message + Default> Decoder for LeanCodec<U> {
     }
 }
 
+/// Decodes a request into the thread's kept box ([`kept`]) and passes the
+/// reply's bytes through: the codec of GenerateMoves, ApplyMove and
+/// Evaluate.
+struct KeptCodec<U>(PhantomData<U>);
+
+impl<U> Default for KeptCodec<U> {
+    fn default() -> Self {
+        KeptCodec(PhantomData)
+    }
+}
+
+impl<U: Reusable> Codec for KeptCodec<U> {
+    type Encode = Vec<u8>;
+    type Decode = Kept<U>;
+    type Encoder = ReplyBytes;
+    type Decoder = KeptCodec<U>;
+
+    fn encoder(&mut self) -> ReplyBytes {
+        ReplyBytes
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        KeptCodec::default()
+    }
+}
+
+impl<U: Reusable> Decoder for KeptCodec<U> {
+    type Item = Kept<U>;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Kept<U>>, Status> {
+        // As `LeanCodec`: a message in one piece is read from a slice.
+        let len = src.remaining();
+        let whole = src.chunk();
+        let decoded = if whole.len() == len {
+            let m = kept::decode(whole);
+            src.advance(len);
+            m
+        } else {
+            kept::decode(src)
+        };
+        decoded.map(Some).map_err(|e| Status::internal(e.to_string()))
+    }
+}
+
 /// One lean method.
 #[derive(Clone, Copy)]
 enum Method {
@@ -144,11 +190,11 @@ impl tonic::server::UnaryService<Box<pb::ListGamesRequest>> for Unary<pb::ListGa
     }
 }
 
-impl tonic::server::UnaryService<Box<pb::GenerateMovesRequest>> for Unary<pb::GenerateMovesRequest> {
+impl tonic::server::UnaryService<Kept<pb::GenerateMovesRequest>> for Unary<pb::GenerateMovesRequest> {
     type Response = Vec<u8>;
     type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
 
-    fn call(&mut self, req: Request<Box<pb::GenerateMovesRequest>>) -> Self::Future {
+    fn call(&mut self, req: Request<Kept<pb::GenerateMovesRequest>>) -> Self::Future {
         let rules = self.rules.clone();
         Box::pin(async move {
             rules.on_state("GenerateMoves", req, |r| &r.state, |game, state, r| generate_bytes(game, state, r)).await
@@ -156,11 +202,11 @@ impl tonic::server::UnaryService<Box<pb::GenerateMovesRequest>> for Unary<pb::Ge
     }
 }
 
-impl tonic::server::UnaryService<Box<pb::ApplyMoveRequest>> for Unary<pb::ApplyMoveRequest> {
+impl tonic::server::UnaryService<Kept<pb::ApplyMoveRequest>> for Unary<pb::ApplyMoveRequest> {
     type Response = Vec<u8>;
     type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
 
-    fn call(&mut self, req: Request<Box<pb::ApplyMoveRequest>>) -> Self::Future {
+    fn call(&mut self, req: Request<Kept<pb::ApplyMoveRequest>>) -> Self::Future {
         let rules = self.rules.clone();
         Box::pin(async move {
             rules
@@ -175,11 +221,11 @@ impl tonic::server::UnaryService<Box<pb::ApplyMoveRequest>> for Unary<pb::ApplyM
     }
 }
 
-impl tonic::server::UnaryService<Box<pb::EvaluateRequest>> for Unary<pb::EvaluateRequest> {
+impl tonic::server::UnaryService<Kept<pb::EvaluateRequest>> for Unary<pb::EvaluateRequest> {
     type Response = Vec<u8>;
     type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
 
-    fn call(&mut self, req: Request<Box<pb::EvaluateRequest>>) -> Self::Future {
+    fn call(&mut self, req: Request<Kept<pb::EvaluateRequest>>) -> Self::Future {
         let rules = self.rules.clone();
         Box::pin(async move {
             rules
@@ -222,17 +268,20 @@ where
         let limits = (Some(self.max_request_bytes), Some(self.max_reply_bytes));
         Box::pin(async move {
             macro_rules! unary {
-                ($req:ty) => {{
-                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$req>::default())
+                ($req:ty) => {
+                    unary!($req, LeanCodec)
+                };
+                ($req:ty, $codec:ident) => {{
+                    let mut grpc = tonic::server::Grpc::new($codec::<$req>::default())
                         .apply_max_message_size_config(limits.0, limits.1);
                     grpc.unary(Unary::<$req> { rules, _request: PhantomData }, req).await
                 }};
             }
             Ok(match method {
                 Method::ListGames => unary!(pb::ListGamesRequest),
-                Method::GenerateMoves => unary!(pb::GenerateMovesRequest),
-                Method::ApplyMove => unary!(pb::ApplyMoveRequest),
-                Method::Evaluate => unary!(pb::EvaluateRequest),
+                Method::GenerateMoves => unary!(pb::GenerateMovesRequest, KeptCodec),
+                Method::ApplyMove => unary!(pb::ApplyMoveRequest, KeptCodec),
+                Method::Evaluate => unary!(pb::EvaluateRequest, KeptCodec),
             })
         })
     }
