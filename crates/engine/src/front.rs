@@ -56,7 +56,7 @@ pub struct StateView {
     /// The seat to move: an index of [`Description::seats`].
     pub seat_to_move: Player,
     /// The colour each seat plays, in seat order, once known.
-    pub seat_colours: Vec<Option<Player>>,
+    pub seat_colours: SeatColours,
     /// The role of the seat to move in this phase (`setter`, `chooser`,
     /// `bidder`), if any.
     pub role: Option<&'static str>,
@@ -68,6 +68,50 @@ pub struct StateView {
     pub result: ResultView,
     /// The match's standing, for games played as matches.
     pub standing: Option<MatchStanding>,
+}
+
+/// The colour each seat plays, in seat order ([`StateView::seat_colours`]):
+/// a slice of at most [`SeatColours::MAX`] seats, kept in place rather than
+/// on the heap (an allocation and a free less a state shown, issue #25).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SeatColours {
+    colours: [Option<Player>; SeatColours::MAX],
+    len: u8,
+}
+
+impl SeatColours {
+    /// The most seats a game has room for (every game has two or three).
+    pub const MAX: usize = 6;
+}
+
+impl std::ops::Deref for SeatColours {
+    type Target = [Option<Player>];
+
+    fn deref(&self) -> &[Option<Player>] {
+        &self.colours[..self.len as usize]
+    }
+}
+
+impl<'a> IntoIterator for &'a SeatColours {
+    type Item = &'a Option<Player>;
+    type IntoIter = std::slice::Iter<'a, Option<Player>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl FromIterator<Option<Player>> for SeatColours {
+    /// The first [`SeatColours::MAX`] colours of `iter` (a game's seats,
+    /// never more).
+    fn from_iter<I: IntoIterator<Item = Option<Player>>>(iter: I) -> Self {
+        let mut s = SeatColours::default();
+        for c in iter.into_iter().take(SeatColours::MAX) {
+            s.colours[s.len as usize] = c;
+            s.len += 1;
+        }
+        s
+    }
 }
 
 impl StateView {
@@ -375,7 +419,7 @@ fn view_known<G: Game>(
     game.write_position(pos, &mut position);
     let record = Record::of_text(if shown.record { position.clone() } else { String::new() });
     let seats = d.seats().len() as Player;
-    let seat_colours: Vec<Option<Player>> = (0..seats).map(|s| game.seat_colour(pos, s)).collect();
+    let seat_colours: SeatColours = (0..seats).map(|s| game.seat_colour(pos, s)).collect();
     let seat_of = |colour: Player| seat_colours.iter().position(|&c| c == Some(colour)).unwrap_or(colour as usize);
     let winners = outcome.winners().to_vec();
     let winner_seats = winners.iter().map(|&w| seat_of(w) as Player).collect();
@@ -872,5 +916,26 @@ impl<G: Game> AnyGame for G {
 
     fn replay(&self, start: Record, moves: &[String], keep_states: bool) -> Result<crate::records::Replay, RulesError> {
         crate::records::replay(self, start, moves, keep_states)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_seats_fit_in_place_and_read_back_in_order() {
+        for game in crate::Registry::new().all() {
+            let d = game.description();
+            let seats = d.seats().len();
+            assert!(seats <= SeatColours::MAX, "{} {}: {seats} seats", d.id, d.variant);
+            let v = game.start();
+            assert_eq!(v.seat_colours.len(), seats, "{} {}", d.id, d.variant);
+        }
+        let c: SeatColours = [Some(2), None, Some(0)].into_iter().collect();
+        assert_eq!(&*c, &[Some(2), None, Some(0)]);
+        assert_eq!((&c).into_iter().copied().collect::<Vec<_>>(), vec![Some(2), None, Some(0)]);
+        let many: SeatColours = (0..10).map(Some).collect();
+        assert_eq!(many.len(), SeatColours::MAX);
     }
 }

@@ -40,7 +40,9 @@ pub mod squeeze;
 
 pub use bounded::Bounded;
 pub use describe::{CellInfo, Description, Neighbor, OptionInfo, PieceKindInfo, PlayerInfo, VariantInfo};
-pub use front::{AnyGame, ApplyView, MoveFields, MoveInput, MoveView, StateView, SuggestBudget, Suggestion};
+pub use front::{
+    AnyGame, ApplyView, MoveFields, MoveInput, MoveView, SeatColours, StateView, SuggestBudget, Suggestion,
+};
 
 pub use error::{ErrorKind, RulesError};
 pub use game::{
