@@ -327,7 +327,7 @@ fn standing(d: &Description, m: &MatchStanding) -> pb::MatchStanding {
     pb::MatchStanding {
         game_number: m.game_number,
         games_in_match: m.games_in_match,
-        totals: m.totals.clone(),
+        totals: m.totals.to_vec(),
         finished: m.finished,
         winners: names(d, &m.winners),
     }

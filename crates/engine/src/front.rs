@@ -9,7 +9,7 @@
 
 use crate::describe::Description;
 use crate::error::{ErrorKind, RulesError};
-use crate::game::{Cell, Described, Evaluation, Game, MatchStanding, MoveDetails, Outcome, Owner, Player};
+use crate::game::{Cell, Described, Evaluation, Game, MatchStanding, MoveDetails, Outcome, Owner, PerSeat, Player};
 use crate::notation::{Pairs, Record};
 use crate::search::{self, Candidate as TypedCandidate, Suggestion as TypedSuggestion};
 use std::time::Duration;
@@ -70,49 +70,9 @@ pub struct StateView {
     pub standing: Option<MatchStanding>,
 }
 
-/// The colour each seat plays, in seat order ([`StateView::seat_colours`]):
-/// a slice of at most [`SeatColours::MAX`] seats, kept in place rather than
-/// on the heap (an allocation and a free less a state shown, issue #25).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct SeatColours {
-    colours: [Option<Player>; SeatColours::MAX],
-    len: u8,
-}
-
-impl SeatColours {
-    /// The most seats a game has room for (every game has two or three).
-    pub const MAX: usize = 6;
-}
-
-impl std::ops::Deref for SeatColours {
-    type Target = [Option<Player>];
-
-    fn deref(&self) -> &[Option<Player>] {
-        &self.colours[..self.len as usize]
-    }
-}
-
-impl<'a> IntoIterator for &'a SeatColours {
-    type Item = &'a Option<Player>;
-    type IntoIter = std::slice::Iter<'a, Option<Player>>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.iter()
-    }
-}
-
-impl FromIterator<Option<Player>> for SeatColours {
-    /// The first [`SeatColours::MAX`] colours of `iter` (a game's seats,
-    /// never more).
-    fn from_iter<I: IntoIterator<Item = Option<Player>>>(iter: I) -> Self {
-        let mut s = SeatColours::default();
-        for c in iter.into_iter().take(SeatColours::MAX) {
-            s.colours[s.len as usize] = c;
-            s.len += 1;
-        }
-        s
-    }
-}
+/// The colour each seat plays, in seat order ([`StateView::seat_colours`]),
+/// kept in place rather than on the heap (issue #25).
+pub type SeatColours = PerSeat<Option<Player>>;
 
 impl StateView {
     /// The seat to move as the position text names it.
@@ -928,7 +888,7 @@ mod tests {
         for game in crate::Registry::new().all() {
             let d = game.description();
             let seats = d.seats().len();
-            assert!(seats <= SeatColours::MAX, "{} {}: {seats} seats", d.id, d.variant);
+            assert!(seats <= PerSeat::<Player>::MAX, "{} {}: {seats} seats", d.id, d.variant);
             let v = game.start();
             assert_eq!(v.seat_colours.len(), seats, "{} {}", d.id, d.variant);
         }
@@ -936,6 +896,6 @@ mod tests {
         assert_eq!(&*c, &[Some(2), None, Some(0)]);
         assert_eq!((&c).into_iter().copied().collect::<Vec<_>>(), vec![Some(2), None, Some(0)]);
         let many: SeatColours = (0..10).map(Some).collect();
-        assert_eq!(many.len(), SeatColours::MAX);
+        assert_eq!(many.len(), PerSeat::<Player>::MAX);
     }
 }

@@ -287,6 +287,84 @@ impl PlayerMeasures {
     }
 }
 
+/// One value a seat, in seat order: a slice of at most [`PerSeat::MAX`]
+/// values held in place rather than on the heap, so a state or a standing
+/// shown costs no allocation and no free for it (issue #25).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct PerSeat<T> {
+    values: [T; PER_SEAT_MAX],
+    len: u8,
+}
+
+const PER_SEAT_MAX: usize = 6;
+
+impl<T> PerSeat<T> {
+    /// The most seats there is room for (every game has two or three).
+    pub const MAX: usize = PER_SEAT_MAX;
+}
+
+impl<T: Copy + Default> PerSeat<T> {
+    /// No values yet.
+    pub fn new() -> Self {
+        PerSeat { values: [T::default(); PER_SEAT_MAX], len: 0 }
+    }
+
+    /// `v` for the next seat; past [`PerSeat::MAX`] seats, nothing.
+    pub fn push(&mut self, v: T) {
+        if let Some(slot) = self.values.get_mut(self.len as usize) {
+            *slot = v;
+            self.len += 1;
+        }
+    }
+}
+
+impl<T> std::ops::Deref for PerSeat<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.values[..self.len as usize]
+    }
+}
+
+impl<T> std::ops::DerefMut for PerSeat<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        &mut self.values[..self.len as usize]
+    }
+}
+
+impl<T: Debug> Debug for PerSeat<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, T> IntoIterator for &'a PerSeat<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy + Default> FromIterator<T> for PerSeat<T> {
+    /// The first [`PerSeat::MAX`] values of `iter` (a game's seats, never
+    /// more).
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut s = PerSeat::new();
+        for v in iter.into_iter().take(PER_SEAT_MAX) {
+            s.push(v);
+        }
+        s
+    }
+}
+
+impl<T: PartialEq> PartialEq<Vec<T>> for PerSeat<T> {
+    fn eq(&self, other: &Vec<T>) -> bool {
+        **self == other[..]
+    }
+}
+
 /// A match's standing (Shoulder to Shoulder's three-game matches).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MatchStanding {
@@ -294,7 +372,7 @@ pub struct MatchStanding {
     pub game_number: u32,
     pub games_in_match: u32,
     /// Total penalties per player, finished games and the current one if over.
-    pub totals: Vec<u32>,
+    pub totals: PerSeat<u32>,
     /// Whether the last game of the match is over.
     pub finished: bool,
     /// The match winners (lowest total; ties shared) once finished.

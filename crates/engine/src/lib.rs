@@ -46,7 +46,7 @@ pub use front::{
 
 pub use error::{ErrorKind, RulesError};
 pub use game::{
-    Cell, Described, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PieceAt, Player,
+    Cell, Described, Evaluation, Game, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PerSeat, PieceAt, Player,
     PlayerMeasures, Status,
 };
 pub use notation::Record;

@@ -5,7 +5,7 @@
 use super::{Position, ShoulderToShoulder, Variant};
 use crate::bits::{bit, components, components_in, flood, Bits};
 use crate::error::RulesError;
-use crate::game::{Evaluation, MatchStanding, Outcome, Player, PlayerMeasures};
+use crate::game::{Evaluation, MatchStanding, Outcome, PerSeat, Player, PlayerMeasures};
 
 impl ShoulderToShoulder {
     /// Whether `set` is one edge-connected group (an empty set is not).
@@ -197,7 +197,7 @@ pub(super) fn evaluate(g: &ShoulderToShoulder, pos: &Position, cells: bool) -> E
         None => Outcome::Drawn,
     };
     let over = outcome.is_over();
-    let mut totals = Vec::with_capacity(seats);
+    let mut totals = PerSeat::new();
     let players = (0..g.seats())
         .zip(groups)
         .map(|(p, groups)| {
