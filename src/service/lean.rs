@@ -55,24 +55,43 @@ impl tonic::server::NamedService for LeanRules {
     const NAME: &'static str = crate::calls::SERVICE;
 }
 
-/// Decodes a request with prost (as the generated server does) and passes
-/// the reply's bytes through. The decoded request is boxed: a request
-/// message is a few hundred bytes, and the call's futures move it several
-/// times on its way to the handler (each move a `memcpy` call), a box
-/// eight bytes (issue #25).
-struct LeanCodec<U>(PhantomData<U>);
+/// A request as the lean path decodes it.
+trait LeanRequest: Sized + Send + 'static {
+    fn decode(buf: impl Buf) -> Result<Self, prost::DecodeError>;
+}
 
-impl<U> Default for LeanCodec<U> {
+/// ListGames: decoded with prost (as the generated server does) into a
+/// box: a request message is a few hundred bytes, and the call's futures
+/// move it several times on its way to the handler (each move a `memcpy`
+/// call), a box eight bytes (issue #25).
+impl LeanRequest for Box<pb::ListGamesRequest> {
+    fn decode(buf: impl Buf) -> Result<Self, prost::DecodeError> {
+        <pb::ListGamesRequest as prost::Message>::decode(buf).map(Box::new)
+    }
+}
+
+/// GenerateMoves, ApplyMove and Evaluate: decoded into the thread's kept
+/// box ([`kept`]), the same message as prost's.
+impl<U: Reusable> LeanRequest for Kept<U> {
+    fn decode(buf: impl Buf) -> Result<Self, prost::DecodeError> {
+        kept::decode(buf)
+    }
+}
+
+/// Decodes a request `T` and passes the reply's bytes through.
+struct LeanCodec<T>(PhantomData<T>);
+
+impl<T> Default for LeanCodec<T> {
     fn default() -> Self {
         LeanCodec(PhantomData)
     }
 }
 
-impl<U: prost::Message + Default + Send + 'static> Codec for LeanCodec<U> {
+impl<T: LeanRequest> Codec for LeanCodec<T> {
     type Encode = Vec<u8>;
-    type Decode = Box<U>;
+    type Decode = T;
     type Encoder = ReplyBytes;
-    type Decoder = LeanCodec<U>;
+    type Decoder = LeanCodec<T>;
 
     fn encoder(&mut self) -> ReplyBytes {
         ReplyBytes
@@ -97,69 +116,24 @@ impl Encoder for ReplyBytes {
     }
 }
 
-impl<U: prost::Message + Default> Decoder for LeanCodec<U> {
-    type Item = Box<U>;
+impl<T: LeanRequest> Decoder for LeanCodec<T> {
+    type Item = T;
     type Error = Status;
 
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Box<U>>, Status> {
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<T>, Status> {
         // A message in one piece (as a request of a few hundred bytes
         // comes) is decoded from a byte slice, which prost reads with less
         // work a field than a buffer of chunks; the same message either way.
         let len = src.remaining();
         let whole = src.chunk();
         let decoded = if whole.len() == len {
-            let m = U::decode(whole);
+            let m = T::decode(whole);
             src.advance(len);
             m
         } else {
-            U::decode(src)
+            T::decode(src)
         };
         // The generated server's mapping (tonic-prost): INTERNAL.
-        decoded.map(|m| Some(Box::new(m))).map_err(|e| Status::internal(e.to_string()))
-    }
-}
-
-/// Decodes a request into the thread's kept box ([`kept`]) and passes the
-/// reply's bytes through: the codec of GenerateMoves, ApplyMove and
-/// Evaluate.
-struct KeptCodec<U>(PhantomData<U>);
-
-impl<U> Default for KeptCodec<U> {
-    fn default() -> Self {
-        KeptCodec(PhantomData)
-    }
-}
-
-impl<U: Reusable> Codec for KeptCodec<U> {
-    type Encode = Vec<u8>;
-    type Decode = Kept<U>;
-    type Encoder = ReplyBytes;
-    type Decoder = KeptCodec<U>;
-
-    fn encoder(&mut self) -> ReplyBytes {
-        ReplyBytes
-    }
-
-    fn decoder(&mut self) -> Self::Decoder {
-        KeptCodec::default()
-    }
-}
-
-impl<U: Reusable> Decoder for KeptCodec<U> {
-    type Item = Kept<U>;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<Kept<U>>, Status> {
-        // As `LeanCodec`: a message in one piece is read from a slice.
-        let len = src.remaining();
-        let whole = src.chunk();
-        let decoded = if whole.len() == len {
-            let m = kept::decode(whole);
-            src.advance(len);
-            m
-        } else {
-            kept::decode(src)
-        };
         decoded.map(Some).map_err(|e| Status::internal(e.to_string()))
     }
 }
@@ -268,20 +242,17 @@ where
         let limits = (Some(self.max_request_bytes), Some(self.max_reply_bytes));
         Box::pin(async move {
             macro_rules! unary {
-                ($req:ty) => {
-                    unary!($req, LeanCodec)
-                };
-                ($req:ty, $codec:ident) => {{
-                    let mut grpc = tonic::server::Grpc::new($codec::<$req>::default())
+                ($req:ty, $decoded:ty) => {{
+                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$decoded>::default())
                         .apply_max_message_size_config(limits.0, limits.1);
                     grpc.unary(Unary::<$req> { rules, _request: PhantomData }, req).await
                 }};
             }
             Ok(match method {
-                Method::ListGames => unary!(pb::ListGamesRequest),
-                Method::GenerateMoves => unary!(pb::GenerateMovesRequest, KeptCodec),
-                Method::ApplyMove => unary!(pb::ApplyMoveRequest, KeptCodec),
-                Method::Evaluate => unary!(pb::EvaluateRequest, KeptCodec),
+                Method::ListGames => unary!(pb::ListGamesRequest, Box<pb::ListGamesRequest>),
+                Method::GenerateMoves => unary!(pb::GenerateMovesRequest, Kept<pb::GenerateMovesRequest>),
+                Method::ApplyMove => unary!(pb::ApplyMoveRequest, Kept<pb::ApplyMoveRequest>),
+                Method::Evaluate => unary!(pb::EvaluateRequest, Kept<pb::EvaluateRequest>),
             })
         })
     }
