@@ -75,8 +75,15 @@ pub struct RulesService {
     /// runs; building it looks every variant up in the registry).
     games: Arc<std::sync::OnceLock<pb::ListGamesResponse>>,
     /// The same, encoded once: the lean path's reply ([`lean`]).
-    games_bytes: Arc<std::sync::OnceLock<Vec<u8>>>,
+    games_bytes: Arc<std::sync::OnceLock<bytes::Bytes>>,
+    /// DescribeGame's replies encoded once per game and variant: the lean
+    /// path's, shared (a reference count a call), where cloning the description (hundreds of
+    /// strings) and encoding it cost 12 to 36 health Checks a call (issue
+    /// #25).
+    description_bytes: DescriptionBytes,
 }
+
+type DescriptionBytes = Arc<std::sync::Mutex<std::collections::HashMap<(&'static str, &'static str), bytes::Bytes>>>;
 
 impl RulesService {
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
@@ -91,6 +98,7 @@ impl RulesService {
             descriptions: Arc::default(),
             games: Arc::default(),
             games_bytes: Arc::default(),
+            description_bytes: Arc::default(),
         }
     }
 
@@ -104,12 +112,42 @@ impl RulesService {
     /// ListGames on the lean path: the same per-call machinery, and the
     /// reply's bytes encoded once (prost's encoding of [`Self::games`]),
     /// not the message cloned and encoded again every call.
-    async fn list_games_bytes<R>(&self, req: Request<R>) -> Result<Response<Vec<u8>>, Status> {
+    async fn list_games_bytes<R>(&self, req: Request<R>) -> Result<Response<bytes::Bytes>, Status> {
         traced(Call::new("ListGames", &req, "", ""), async {
             use prost::Message;
-            Ok(Response::new(self.games_bytes.get_or_init(|| self.games().encode_to_vec()).clone()))
+            Ok(Response::new(self.games_bytes.get_or_init(|| self.games().encode_to_vec().into()).clone()))
         })
         .await
+    }
+
+    /// DescribeGame on the lean path: the trait's call (the same span,
+    /// permit, look-up and errors) answered with its reply's bytes, encoded
+    /// once per game and variant.
+    async fn describe_game_bytes(
+        &self,
+        req: Request<Box<pb::DescribeGameRequest>>,
+    ) -> Result<Response<bytes::Bytes>, Status> {
+        let call = Call::new("DescribeGame", &req, "", "");
+        let r = req.into_inner();
+        traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
+            let _permit = self.permit()?;
+            let game = self.game(&r.game, &r.variant, Origin::Request)?;
+            guarded(|| Ok(Response::new(self.description_reply(game))))
+        })
+        .await
+    }
+
+    /// The encoded DescribeGame reply of `game`, built once.
+    fn description_reply(&self, game: &dyn AnyGame) -> bytes::Bytes {
+        use prost::Message;
+        let d = game.description();
+        let mut cache = self.description_bytes.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry((d.id, d.variant))
+            .or_insert_with(|| {
+                pb::DescribeGameResponse { description: Some(self.description(game)) }.encode_to_vec().into()
+            })
+            .clone()
     }
 
     /// The description of `game`, built once.

@@ -1,14 +1,15 @@
 //! The lean path of the hot rules calls (issue #25): GenerateMoves,
 //! ApplyMove and Evaluate answered with reply bytes written straight from
 //! the engine's views ([`super::wire`]), with no `pb` message built in
-//! between; ListGames with its reply's bytes, encoded once. Every other method, and these three called in-process (the web
-//! front's JSON, the bench echo), go through the generated
-//! [`RulesServer`] and the [`Rules`](crate::pb::rules_server::Rules) trait
-//! as before.
+//! between; ListGames and DescribeGame with their replies' bytes, encoded
+//! once (DescribeGame's once per game and variant). Every other method,
+//! and these five called in-process (the web front's JSON, the bench
+//! echo), go through the generated [`RulesServer`] and the
+//! [`Rules`](crate::pb::rules_server::Rules) trait as before.
 //!
 //! [`LeanRules`] stands where `RulesServer` stood, under the same name
 //! (`parlour.v1.Rules`), the same tower layers and message size limits: it
-//! answers those four methods itself and hands the rest to the generated
+//! answers those five methods itself and hands the rest to the generated
 //! server. The handlers share their work with the trait's ([`super::moves_of`],
 //! [`super::applied`], [`super::evaluated`]) and run inside the same
 //! per-call machinery ([`RulesService::on_state`]: span, metrics, access
@@ -18,7 +19,7 @@
 use super::kept::{self, Kept, Reusable};
 use super::{applied, evaluated, generate_bytes, wire, RulesService};
 use crate::pb::{self, rules_server::RulesServer};
-use bytes::{Buf, BufMut};
+use bytes::{Buf, BufMut, Bytes};
 use std::convert::Infallible;
 use std::marker::PhantomData;
 use std::pin::Pin;
@@ -60,13 +61,13 @@ trait LeanRequest: Sized + Send + 'static {
     fn decode(buf: impl Buf) -> Result<Self, prost::DecodeError>;
 }
 
-/// ListGames: decoded with prost (as the generated server does) into a
-/// box: a request message is a few hundred bytes, and the call's futures
-/// move it several times on its way to the handler (each move a `memcpy`
-/// call), a box eight bytes (issue #25).
-impl LeanRequest for Box<pb::ListGamesRequest> {
+/// ListGames and DescribeGame: decoded with prost (as the generated server
+/// does) into a box: a request message is a few hundred bytes, and the
+/// call's futures move it several times on its way to the handler (each
+/// move a `memcpy` call), a box eight bytes (issue #25).
+impl<U: prost::Message + Default + Send + 'static> LeanRequest for Box<U> {
     fn decode(buf: impl Buf) -> Result<Self, prost::DecodeError> {
-        <pb::ListGamesRequest as prost::Message>::decode(buf).map(Box::new)
+        U::decode(buf).map(Box::new)
     }
 }
 
@@ -87,8 +88,16 @@ impl<T> Default for LeanCodec<T> {
     }
 }
 
+/// A lean reply's bytes: written for this call (a buffer a list's reply
+/// hands on to the next, [`wire::keep_reply`]), or shared, encoded once
+/// (ListGames, DescribeGame: a reference count, not a copy of up to 32 KB).
+pub(crate) enum Reply {
+    Written(Vec<u8>),
+    Shared(Bytes),
+}
+
 impl<T: LeanRequest> Codec for LeanCodec<T> {
-    type Encode = Vec<u8>;
+    type Encode = Reply;
     type Decode = T;
     type Encoder = ReplyBytes;
     type Decoder = LeanCodec<T>;
@@ -105,13 +114,18 @@ impl<T: LeanRequest> Codec for LeanCodec<T> {
 struct ReplyBytes;
 
 impl Encoder for ReplyBytes {
-    type Item = Vec<u8>;
+    type Item = Reply;
     type Error = Status;
 
-    fn encode(&mut self, item: Vec<u8>, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        dst.put_slice(&item);
-        // A list's buffer serves the next list (`Wire::for_list`).
-        wire::keep_reply(item, super::LIST_REPLY);
+    fn encode(&mut self, item: Reply, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        match item {
+            Reply::Written(item) => {
+                dst.put_slice(&item);
+                // A list's buffer serves the next list (`Wire::for_list`).
+                wire::keep_reply(item, super::LIST_REPLY);
+            }
+            Reply::Shared(item) => dst.put_slice(&item),
+        }
         Ok(())
     }
 }
@@ -142,6 +156,7 @@ impl<T: LeanRequest> Decoder for LeanCodec<T> {
 #[derive(Clone, Copy)]
 enum Method {
     ListGames,
+    DescribeGame,
     GenerateMoves,
     ApplyMove,
     Evaluate,
@@ -155,30 +170,47 @@ struct Unary<U> {
 }
 
 impl tonic::server::UnaryService<Box<pb::ListGamesRequest>> for Unary<pb::ListGamesRequest> {
-    type Response = Vec<u8>;
-    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+    type Response = Reply;
+    type Future = BoxFuture<Result<Response<Reply>, Status>>;
 
     fn call(&mut self, req: Request<Box<pb::ListGamesRequest>>) -> Self::Future {
         let rules = self.rules.clone();
-        Box::pin(async move { rules.list_games_bytes(req).await })
+        Box::pin(async move { rules.list_games_bytes(req).await.map(|r| r.map(Reply::Shared)) })
+    }
+}
+
+impl tonic::server::UnaryService<Box<pb::DescribeGameRequest>> for Unary<pb::DescribeGameRequest> {
+    type Response = Reply;
+    type Future = BoxFuture<Result<Response<Reply>, Status>>;
+
+    fn call(&mut self, req: Request<Box<pb::DescribeGameRequest>>) -> Self::Future {
+        let rules = self.rules.clone();
+        Box::pin(async move { rules.describe_game_bytes(req).await.map(|r| r.map(Reply::Shared)) })
     }
 }
 
 impl tonic::server::UnaryService<Kept<pb::GenerateMovesRequest>> for Unary<pb::GenerateMovesRequest> {
-    type Response = Vec<u8>;
-    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+    type Response = Reply;
+    type Future = BoxFuture<Result<Response<Reply>, Status>>;
 
     fn call(&mut self, req: Request<Kept<pb::GenerateMovesRequest>>) -> Self::Future {
         let rules = self.rules.clone();
         Box::pin(async move {
-            rules.on_state("GenerateMoves", req, |r| &r.state, |game, state, r| generate_bytes(game, state, r)).await
+            rules
+                .on_state(
+                    "GenerateMoves",
+                    req,
+                    |r| &r.state,
+                    |game, state, r| generate_bytes(game, state, r).map(Reply::Written),
+                )
+                .await
         })
     }
 }
 
 impl tonic::server::UnaryService<Kept<pb::ApplyMoveRequest>> for Unary<pb::ApplyMoveRequest> {
-    type Response = Vec<u8>;
-    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+    type Response = Reply;
+    type Future = BoxFuture<Result<Response<Reply>, Status>>;
 
     fn call(&mut self, req: Request<Kept<pb::ApplyMoveRequest>>) -> Self::Future {
         let rules = self.rules.clone();
@@ -188,7 +220,7 @@ impl tonic::server::UnaryService<Kept<pb::ApplyMoveRequest>> for Unary<pb::Apply
                     "ApplyMove",
                     req,
                     |r| &r.state,
-                    |game, state, r| Ok(wire::apply_move(game, &applied(game, state, r)?, r)),
+                    |game, state, r| Ok(Reply::Written(wire::apply_move(game, &applied(game, state, r)?, r))),
                 )
                 .await
         })
@@ -196,8 +228,8 @@ impl tonic::server::UnaryService<Kept<pb::ApplyMoveRequest>> for Unary<pb::Apply
 }
 
 impl tonic::server::UnaryService<Kept<pb::EvaluateRequest>> for Unary<pb::EvaluateRequest> {
-    type Response = Vec<u8>;
-    type Future = BoxFuture<Result<Response<Vec<u8>>, Status>>;
+    type Response = Reply;
+    type Future = BoxFuture<Result<Response<Reply>, Status>>;
 
     fn call(&mut self, req: Request<Kept<pb::EvaluateRequest>>) -> Self::Future {
         let rules = self.rules.clone();
@@ -209,7 +241,7 @@ impl tonic::server::UnaryService<Kept<pb::EvaluateRequest>> for Unary<pb::Evalua
                     |r| &r.state,
                     |game, state, r| {
                         let (view, e) = evaluated(game, state, r.view, r.state_form)?;
-                        Ok(wire::evaluate(game, &view, &e, r))
+                        Ok(Reply::Written(wire::evaluate(game, &view, &e, r)))
                     },
                 )
                 .await
@@ -233,6 +265,7 @@ where
     fn call(&mut self, req: http::Request<B>) -> Self::Future {
         let method = match req.uri().path() {
             "/parlour.v1.Rules/ListGames" => Method::ListGames,
+            "/parlour.v1.Rules/DescribeGame" => Method::DescribeGame,
             "/parlour.v1.Rules/GenerateMoves" => Method::GenerateMoves,
             "/parlour.v1.Rules/ApplyMove" => Method::ApplyMove,
             "/parlour.v1.Rules/Evaluate" => Method::Evaluate,
@@ -250,6 +283,7 @@ where
             }
             Ok(match method {
                 Method::ListGames => unary!(pb::ListGamesRequest, Box<pb::ListGamesRequest>),
+                Method::DescribeGame => unary!(pb::DescribeGameRequest, Box<pb::DescribeGameRequest>),
                 Method::GenerateMoves => unary!(pb::GenerateMovesRequest, Kept<pb::GenerateMovesRequest>),
                 Method::ApplyMove => unary!(pb::ApplyMoveRequest, Kept<pb::ApplyMoveRequest>),
                 Method::Evaluate => unary!(pb::EvaluateRequest, Kept<pb::EvaluateRequest>),

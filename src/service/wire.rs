@@ -1121,6 +1121,36 @@ mod tests {
         assert!(!prost.games.is_empty());
     }
 
+    #[tokio::test]
+    async fn describe_game_bytes_are_the_trait_replys() {
+        use crate::pb::rules_server::Rules;
+        let svc = super::super::RulesService::new(std::sync::Arc::new(Registry::new()), Default::default());
+        let registry = Registry::new();
+        let mut asks: Vec<(String, String)> =
+            registry.all().map(|g| (g.description().id.to_string(), g.description().variant.to_string())).collect();
+        // The default variant by an empty name, and refusals.
+        asks.extend(
+            [("squeeze", ""), ("scala", ""), ("", ""), ("chess", ""), ("scala", "nope")]
+                .map(|(g, v)| (g.into(), v.into())),
+        );
+        for (game, variant) in asks {
+            let r = || pb::DescribeGameRequest { game: game.clone(), variant: variant.clone() };
+            // Twice: built, then from the cache.
+            for _ in 0..2 {
+                let lean = svc.describe_game_bytes(tonic::Request::new(Box::new(r()))).await;
+                let trait_reply = svc.describe_game(tonic::Request::new(r())).await;
+                match (lean, trait_reply) {
+                    (Ok(a), Ok(b)) => assert_eq!(a.into_inner(), b.into_inner().encode_to_vec(), "{game} {variant}"),
+                    (Err(a), Err(b)) => {
+                        assert_eq!((a.code(), a.message()), (b.code(), b.message()), "{game} {variant}");
+                        assert_eq!(a.details(), b.details(), "{game} {variant}");
+                    }
+                    (a, b) => panic!("{game} {variant}: lean {:?}, trait {:?}", a.map(|_| ()), b.map(|_| ())),
+                }
+            }
+        }
+    }
+
     /// The one-pass writer of common moves against the general one, for
     /// every move of every state of every game, both views, and moves made
     /// up to reach its limits (long notations and paths, many captures).
