@@ -116,6 +116,16 @@ fn shape(cells: &[pb::Cell], at: &HashMap<&str, (f64, f64)>) -> Shape {
 
 fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
+    esc_into(&mut o, s);
+    o
+}
+
+/// `s` escaped for XML text and attributes, appended to `o`.
+fn esc_into(o: &mut String, s: &str) {
+    if !s.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"' | b'\'')) {
+        o.push_str(s);
+        return;
+    }
     for ch in s.chars() {
         match ch {
             '&' => o.push_str("&amp;"),
@@ -126,7 +136,6 @@ fn esc(s: &str) -> String {
             c => o.push(c),
         }
     }
-    o
 }
 
 /// The fill of a piece by its owner (the position key) and seat order.
@@ -205,44 +214,152 @@ fn outline(shape: Shape, x: f64, y: f64) -> (String, [f64; 4]) {
     }
 }
 
+/// Where a cell is, and its centre as a circle's attributes
+/// (`cx="…" cy="…"`), written once.
+struct Spot {
+    x: f64,
+    y: f64,
+    xy: String,
+}
+
+/// What a board's pictures share, worked out once per game and variant
+/// (issue #25: drawn every call, the cells' outlines and names and the
+/// names' table were most of a RenderBoard): where each cell is, the
+/// cells' shape and size, the board's extent, and the cells and their
+/// names drawn in each theme.
+pub struct Board {
+    at: HashMap<String, Spot>,
+    shape: Shape,
+    unit: f64,
+    /// The pieces' group's opening tag, a piece's radius and a king's
+    /// crown's, as drawn.
+    pieces_open: String,
+    piece_r: String,
+    crown_r: String,
+    /// The cells' extent: min x, min y, max x, max y.
+    bb: [f64; 4],
+    /// The cells' group, in the light and the dark theme.
+    cells: [String; 2],
+    /// The cell names' group, in the light and the dark theme.
+    names: [String; 2],
+}
+
+impl Board {
+    /// The board of `desc`.
+    pub fn new(desc: &pb::GameDescription) -> Board {
+        let cells = desc.board.as_ref().map(|b| b.cells.as_slice()).unwrap_or(&[]);
+        let at: HashMap<&str, (f64, f64)> = cells.iter().map(|c| (c.name.as_str(), (c.x, c.y))).collect();
+        let shape = shape(cells, &at);
+        let unit = match shape {
+            Shape::Square { size } | Shape::Hex { size } => size,
+            Shape::Ring { .. } => 1.0,
+        };
+        let mut bb = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
+        let drawn = |theme: &Theme, bb: &mut [f64; 4]| {
+            let mut g = String::new();
+            let _ = write!(g, r#"<g class="cells" stroke="{}" stroke-width="{:.3}">"#, theme.line, unit * 0.03);
+            for c in cells {
+                let (d, b) = outline(shape, c.x, c.y);
+                *bb = [bb[0].min(b[0]), bb[1].min(b[1]), bb[2].max(b[2]), bb[3].max(b[3])];
+                let _ = write!(
+                    g,
+                    r#"<path class="cell" data-cell="{}" d="{}" fill="{}"/>"#,
+                    esc(&c.name),
+                    d,
+                    cell_fill(&c.tags, theme)
+                );
+            }
+            g.push_str("</g>");
+            g
+        };
+        let named = |theme: &Theme| {
+            let mut g = String::new();
+            let _ = write!(
+                g,
+                r#"<g class="names" fill="{}" font-family="sans-serif" font-size="{:.3}" text-anchor="middle" pointer-events="none">"#,
+                theme.text,
+                unit * 0.28
+            );
+            for c in cells {
+                let _ = write!(g, r#"<text x="{:.3}" y="{:.3}">{}</text>"#, c.x, c.y + unit * 0.42, esc(&c.name));
+            }
+            g.push_str("</g>");
+            g
+        };
+        let light = drawn(&LIGHT, &mut bb);
+        let dark = drawn(&DARK, &mut bb);
+        let radius = unit * 0.36;
+        let spot = |(x, y): (f64, f64)| Spot { x, y, xy: format!(r#"cx="{x:.3}" cy="{y:.3}""#) };
+        Board {
+            at: at.into_iter().map(|(k, v)| (k.to_string(), spot(v))).collect(),
+            shape,
+            unit,
+            pieces_open: format!(r#"<g class="pieces" stroke-width="{:.3}">"#, unit * 0.05),
+            piece_r: format!("{radius:.3}"),
+            crown_r: format!("{:.3}", radius * 0.55),
+            bb,
+            cells: [light, dark],
+            names: [named(&LIGHT), named(&DARK)],
+        }
+    }
+}
+
 /// Draws `state` on the board of `desc`. Errors name the request field.
 pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options) -> Result<Picture, (String, String)> {
+    render_on(desc, &Board::new(desc), state, opts)
+}
+
+/// [`render`] on the board of `desc` worked out before ([`Board::new`]).
+pub fn render_on(
+    desc: &pb::GameDescription,
+    board: &Board,
+    state: &pb::GameState,
+    opts: &Options,
+) -> Result<Picture, (String, String)> {
     let theme = if opts.dark { &DARK } else { &LIGHT };
-    let cells = desc.board.as_ref().map(|b| b.cells.as_slice()).unwrap_or(&[]);
-    let at: HashMap<&str, (f64, f64)> = cells.iter().map(|c| (c.name.as_str(), (c.x, c.y))).collect();
-    let find = |field: &str, name: &str| {
-        at.get(name).copied().ok_or_else(|| (field.to_string(), format!("no cell named `{name}` on this board")))
+    let at = &board.at;
+    let spot = |field: &str, name: &str| {
+        at.get(name).ok_or_else(|| (field.to_string(), format!("no cell named `{name}` on this board")))
     };
+    let find = |field: &str, name: &str| spot(field, name).map(|s| (s.x, s.y));
     for h in &opts.highlight {
         find("highlight", h)?;
     }
-    let shape = shape(cells, &at);
-    let unit = match shape {
-        Shape::Square { size } | Shape::Hex { size } => size,
-        Shape::Ring { .. } => 1.0,
-    };
+    let (shape, unit) = (board.shape, board.unit);
 
-    let mut body = String::new();
-    let mut bb = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
-    // Cells.
-    let _ = write!(body, r#"<g class="cells" stroke="{}" stroke-width="{:.3}">"#, theme.line, unit * 0.03);
-    for c in cells {
-        let (d, b) = outline(shape, c.x, c.y);
-        bb = [bb[0].min(b[0]), bb[1].min(b[1]), bb[2].max(b[2]), bb[3].max(b[3])];
-        let _ = write!(
-            body,
-            r#"<path class="cell" data-cell="{}" d="{}" fill="{}"/>"#,
-            esc(&c.name),
-            d,
-            cell_fill(&c.tags, theme)
-        );
+    // The picture's frame first (the board's extent is the cells'), then
+    // each part written after it, into the one buffer.
+    let mut bb = board.bb;
+    if bb[0] > bb[2] {
+        bb = [0.0, 0.0, 1.0, 1.0];
     }
-    body.push_str("</g>");
+    let pad = unit * 0.3;
+    let (vx, vy, vw, vh) = (bb[0] - pad, bb[1] - pad, bb[2] - bb[0] + 2.0 * pad, bb[3] - bb[1] + 2.0 * pad);
+    let width = opts.width;
+    let height = ((width as f64) * vh / vw).round().max(1.0) as u32;
+    let mut body = String::with_capacity(board.cells[0].len() + 2048 + 192 * state.pieces.len());
+    let _ = write!(
+        body,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="{vx:.3} {vy:.3} {vw:.3} {vh:.3}" data-game="{}" data-variant="{}">"#,
+        esc(&desc.game),
+        esc(&desc.variant)
+    );
+    let _ =
+        write!(body, r#"<title>{} ({}), {} to move</title>"#, esc(&desc.name), esc(&desc.variant), esc(&state.to_move));
+    let _ = write!(
+        body,
+        r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0L10,5L0,10Z" fill="{}"/></marker></defs>"#,
+        theme.arrow
+    );
+    let _ =
+        write!(body, r#"<rect x="{vx:.3}" y="{vy:.3}" width="{vw:.3}" height="{vh:.3}" fill="{}"/>"#, theme.background);
+    // Cells.
+    body.push_str(&board.cells[usize::from(opts.dark)]);
     // Highlights.
     if !opts.highlight.is_empty() {
         let _ = write!(body, r#"<g class="highlights" fill="{}" fill-opacity="0.45" stroke="none">"#, theme.highlight);
         for h in &opts.highlight {
-            let (x, y) = at[h.as_str()];
+            let (x, y) = find("highlight", h)?;
             let (d, _) = outline(shape, x, y);
             let _ = write!(body, r#"<path class="highlight" data-cell="{}" d="{}"/>"#, esc(h), d);
         }
@@ -250,38 +367,34 @@ pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options)
     }
     // Cell names.
     if opts.cell_names {
-        let _ = write!(
-            body,
-            r#"<g class="names" fill="{}" font-family="sans-serif" font-size="{:.3}" text-anchor="middle" pointer-events="none">"#,
-            theme.text,
-            unit * 0.28
-        );
-        for c in cells {
-            let _ = write!(body, r#"<text x="{:.3}" y="{:.3}">{}</text>"#, c.x, c.y + unit * 0.42, esc(&c.name));
-        }
-        body.push_str("</g>");
+        body.push_str(&board.names[usize::from(opts.dark)]);
     }
-    // Pieces.
+    // Pieces: each cell's centre and the radii as written once (no number
+    // formatted a piece), the names escaped in place.
     let seats: Vec<&str> = desc.players.iter().map(|p| p.name.as_str()).collect();
     let radius = unit * 0.36;
-    let _ = write!(body, r#"<g class="pieces" stroke-width="{:.3}">"#, unit * 0.05);
+    body.push_str(&board.pieces_open);
     for p in &state.pieces {
-        let (x, y) = find("state.pieces", &p.cell)?;
+        let at = spot("state.pieces", &p.cell)?;
         let (fill, stroke) = piece_colours(&p.owner, seats.iter().position(|s| *s == p.owner));
-        let _ = write!(
-            body,
-            r#"<g class="piece" data-cell="{}" data-owner="{}" data-kind="{}"><circle cx="{x:.3}" cy="{y:.3}" r="{radius:.3}" fill="{fill}" stroke="{stroke}"/>"#,
-            esc(&p.cell),
-            esc(&p.owner),
-            esc(&p.kind)
-        );
+        for (text, name) in [
+            (r#"<g class="piece" data-cell=""#, &p.cell),
+            (r#"" data-owner=""#, &p.owner),
+            (r#"" data-kind=""#, &p.kind),
+        ] {
+            body.push_str(text);
+            esc_into(&mut body, name);
+        }
+        for part in
+            [r#""><circle "#, &at.xy, r#" r=""#, &board.piece_r, r#"" fill=""#, fill, r#"" stroke=""#, stroke, r#""/>"#]
+        {
+            body.push_str(part);
+        }
         if p.kind == "king" {
             // A crown: a smaller ring inside the piece.
-            let _ = write!(
-                body,
-                r#"<circle cx="{x:.3}" cy="{y:.3}" r="{:.3}" fill="none" stroke="{stroke}"/>"#,
-                radius * 0.55
-            );
+            for part in ["<circle ", &at.xy, r#" r=""#, &board.crown_r, r#"" fill="none" stroke=""#, stroke, r#""/>"#] {
+                body.push_str(part);
+            }
         }
         body.push_str("</g>");
     }
@@ -334,32 +447,8 @@ pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options)
         }
     }
 
-    if bb[0] > bb[2] {
-        bb = [0.0, 0.0, 1.0, 1.0];
-    }
-    let pad = unit * 0.3;
-    let (vx, vy, vw, vh) = (bb[0] - pad, bb[1] - pad, bb[2] - bb[0] + 2.0 * pad, bb[3] - bb[1] + 2.0 * pad);
-    let width = opts.width;
-    let height = ((width as f64) * vh / vw).round().max(1.0) as u32;
-    let mut svg = String::with_capacity(body.len() + 1024);
-    let _ = write!(
-        svg,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="{vx:.3} {vy:.3} {vw:.3} {vh:.3}" data-game="{}" data-variant="{}">"#,
-        esc(&desc.game),
-        esc(&desc.variant)
-    );
-    let _ =
-        write!(svg, r#"<title>{} ({}), {} to move</title>"#, esc(&desc.name), esc(&desc.variant), esc(&state.to_move));
-    let _ = write!(
-        svg,
-        r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0L10,5L0,10Z" fill="{}"/></marker></defs>"#,
-        theme.arrow
-    );
-    let _ =
-        write!(svg, r#"<rect x="{vx:.3}" y="{vy:.3}" width="{vw:.3}" height="{vh:.3}" fill="{}"/>"#, theme.background);
-    svg.push_str(&body);
-    svg.push_str("</svg>\n");
-    Ok(Picture { svg, width, height })
+    body.push_str("</svg>\n");
+    Ok(Picture { svg: body, width, height })
 }
 
 /// Reads the drawing options of a request; errors name the field.
@@ -386,4 +475,49 @@ pub fn options(r: &pb::RenderBoardRequest) -> Result<Options, (String, String)> 
         width,
         cell_names: r.cell_names,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlour_engine::Registry;
+
+    /// A board worked out once draws every picture as one worked out for
+    /// that picture alone: every game, both themes, names or not, a
+    /// highlight and a last move, one board for all of them in turn.
+    #[test]
+    fn a_board_kept_draws_as_a_board_made_for_the_picture() {
+        for game in Registry::new().all() {
+            let desc = crate::convert::description(game);
+            let state = crate::convert::state(game, &game.start());
+            let board = Board::new(&desc);
+            let cells: Vec<String> = desc.board.as_ref().unwrap().cells.iter().map(|c| c.name.clone()).collect();
+            let last_move = pb::Move {
+                from_cell: cells[0].clone(),
+                to_cell: cells[cells.len() - 1].clone(),
+                captured: vec![cells[1].clone()],
+                ..Default::default()
+            };
+            for dark in [false, true] {
+                for cell_names in [false, true] {
+                    for extras in [false, true] {
+                        let opts = Options {
+                            dark,
+                            cell_names,
+                            width: DEFAULT_WIDTH,
+                            highlight: if extras { cells[..2].to_vec() } else { vec![] },
+                            last_move: extras.then(|| last_move.clone()),
+                        };
+                        let kept = render_on(&desc, &board, &state, &opts).unwrap();
+                        let fresh = render(&desc, &state, &opts).unwrap();
+                        assert_eq!(kept.svg, fresh.svg, "{} {}", desc.game, desc.variant);
+                        assert_eq!((kept.width, kept.height), (fresh.width, fresh.height));
+                        for p in &state.pieces {
+                            assert!(kept.svg.contains(&format!(r#"class="piece" data-cell="{}""#, p.cell)));
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

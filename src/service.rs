@@ -67,23 +67,33 @@ pub struct RulesService {
     searches: Arc<Semaphore>,
     /// The server's request timeout: searches fit inside it.
     request_timeout: Option<Duration>,
-    /// DescribeGame's answers, built once per game and variant: one is tens
-    /// of kilobytes and costly to build, and a flood of DescribeGame must
-    /// not cost that every time (other clients would wait behind it).
-    descriptions: Arc<std::sync::Mutex<std::collections::HashMap<(String, String), pb::GameDescription>>>,
+    /// What DescribeGame and RenderBoard answer from, built once per game
+    /// and variant ([`GameStatics`]).
+    statics: Statics,
     /// ListGames' answer, built once (it never changes while the server
     /// runs; building it looks every variant up in the registry).
     games: Arc<std::sync::OnceLock<pb::ListGamesResponse>>,
     /// The same, encoded once: the lean path's reply ([`lean`]).
     games_bytes: Arc<std::sync::OnceLock<bytes::Bytes>>,
-    /// DescribeGame's replies encoded once per game and variant: the lean
-    /// path's, shared (a reference count a call), where cloning the description (hundreds of
-    /// strings) and encoding it cost 12 to 36 health Checks a call (issue
-    /// #25).
-    description_bytes: DescriptionBytes,
 }
 
-type DescriptionBytes = Arc<std::sync::Mutex<std::collections::HashMap<(&'static str, &'static str), bytes::Bytes>>>;
+type Statics = Arc<std::sync::Mutex<std::collections::HashMap<(&'static str, &'static str), Arc<GameStatics>>>>;
+
+/// What does not change about a game and variant while the server runs,
+/// built the first time a call needs it: a description is tens of
+/// kilobytes and costly to build, and a flood of DescribeGame or
+/// RenderBoard must not cost that every time (other clients would wait
+/// behind it). Issue #25: cloning the description and encoding it cost
+/// DescribeGame 12 to 36 health Checks a call; building it and drawing the
+/// board's cells cost RenderBoard 27 to 54.
+struct GameStatics {
+    description: pb::GameDescription,
+    /// DescribeGame's reply, encoded: the lean path's, shared (a reference
+    /// count a call).
+    reply: bytes::Bytes,
+    /// The board's cells drawn, for RenderBoard.
+    board: crate::render::Board,
+}
 
 impl RulesService {
     pub fn new(registry: Arc<Registry>, limits: Limits) -> Self {
@@ -95,10 +105,9 @@ impl RulesService {
             in_flight,
             searches,
             request_timeout: None,
-            descriptions: Arc::default(),
+            statics: Arc::default(),
             games: Arc::default(),
             games_bytes: Arc::default(),
-            description_bytes: Arc::default(),
         }
     }
 
@@ -139,23 +148,28 @@ impl RulesService {
 
     /// The encoded DescribeGame reply of `game`, built once.
     fn description_reply(&self, game: &dyn AnyGame) -> bytes::Bytes {
-        use prost::Message;
-        let d = game.description();
-        let mut cache = self.description_bytes.lock().unwrap_or_else(|e| e.into_inner());
-        cache
-            .entry((d.id, d.variant))
-            .or_insert_with(|| {
-                pb::DescribeGameResponse { description: Some(self.description(game)) }.encode_to_vec().into()
-            })
-            .clone()
+        self.statics(game).reply.clone()
     }
 
     /// The description of `game`, built once.
     fn description(&self, game: &dyn AnyGame) -> pb::GameDescription {
+        self.statics(game).description.clone()
+    }
+
+    /// What does not change about `game`, built once.
+    fn statics(&self, game: &dyn AnyGame) -> Arc<GameStatics> {
+        use prost::Message;
         let d = game.description();
-        let key = (d.id.to_string(), d.variant.to_string());
-        let mut cache = self.descriptions.lock().unwrap_or_else(|e| e.into_inner());
-        cache.entry(key).or_insert_with(|| convert::description(game)).clone()
+        let mut cache = self.statics.lock().unwrap_or_else(|e| e.into_inner());
+        cache
+            .entry((d.id, d.variant))
+            .or_insert_with(|| {
+                let description = convert::description(game);
+                let reply = pb::DescribeGameResponse { description: Some(description.clone()) }.encode_to_vec().into();
+                let board = crate::render::Board::new(&description);
+                Arc::new(GameStatics { description, reply, board })
+            })
+            .clone()
     }
 
     /// Fits every search (SuggestMove, AnalyzeStream) inside `timeout`.
@@ -744,7 +758,8 @@ impl Rules for RulesService {
                 let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
                 let view = game.load(record).map_err(rules(Origin::State(state)))?;
                 let state = convert::state(game, &view);
-                let p = crate::render::render(&convert::description(game), &state, &opts)
+                let statics = self.statics(game);
+                let p = crate::render::render_on(&statics.description, &statics.board, &state, &opts)
                     .map_err(|(f, m)| errors::bad_argument(&f, m))?;
                 Ok(pb::RenderBoardResponse { svg: p.svg, width: p.width, height: p.height, state: Some(state) })
             },
