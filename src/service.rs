@@ -146,6 +146,53 @@ impl RulesService {
         .await
     }
 
+    /// NewGame's work, shared by the trait's reply and the lean one: the
+    /// game and its new state (the start, a position given, or the next
+    /// game of a match after `previous_game`).
+    fn new_game_view<'a>(&'a self, r: &pb::NewGameRequest) -> Result<(&'a dyn AnyGame, StateView), Status> {
+        if let Some(prev) = &r.previous_game {
+            if !r.position.trim().is_empty() {
+                return Err(errors::bad_argument("position", "give either position or previous_game, not both"));
+            }
+            let game = self.game(&prev.game, &prev.variant, Origin::PreviousGame(prev))?;
+            if (!r.game.is_empty() && r.game != game.description().id)
+                || (!r.variant.is_empty() && r.variant != game.description().variant)
+            {
+                let field = if !r.game.is_empty() && r.game != game.description().id { "game" } else { "variant" };
+                return Err(errors::bad_argument(field, "game and variant must match previous_game's"));
+            }
+            let record = convert::record_for(game.description(), prev).map_err(rules(Origin::PreviousGame(prev)))?;
+            let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame(prev))))?;
+            return Ok((game, view));
+        }
+        let game = self.game(&r.game, &r.variant, Origin::Request)?;
+        let view = guarded(|| {
+            if r.position.trim().is_empty() {
+                Ok(game.start())
+            } else {
+                let record = parlour_engine::Record::parse(&r.position).map_err(rules(Origin::NewGamePosition))?;
+                game.load(record).map_err(rules(Origin::NewGamePosition))
+            }
+        })?;
+        Ok((game, view))
+    }
+
+    /// NewGame on the lean path: the trait's call answered with the state
+    /// written straight to its reply's bytes ([`wire::Wire::state`]).
+    async fn new_game_bytes(&self, req: Request<Box<pb::NewGameRequest>>) -> Result<Response<Vec<u8>>, Status> {
+        let call = Call::new("NewGame", &req, "", "");
+        let r = req.into_inner();
+        let (name, variant) = new_game_names(&r);
+        traced(Call { game: name, variant, ..call }, async {
+            let _permit = self.permit()?;
+            let (game, view) = self.new_game_view(&r)?;
+            let mut w = wire::Wire::with_capacity(1024);
+            w.state(1, game, &view, r.state_form, r.view);
+            Ok(Response::new(w.buf))
+        })
+        .await
+    }
+
     /// The encoded DescribeGame reply of `game`, built once.
     fn description_reply(&self, game: &dyn AnyGame) -> bytes::Bytes {
         self.statics(game).reply.clone()
@@ -359,6 +406,16 @@ fn generate_bytes(game: &dyn AnyGame, state: &pb::GameState, r: &pb::GenerateMov
     Ok(w.buf)
 }
 
+/// The game and variant a NewGame names, for its span and metrics: its
+/// own, else its previous game's.
+fn new_game_names(r: &pb::NewGameRequest) -> (&str, &str) {
+    if r.game.is_empty() {
+        game_names(&r.previous_game)
+    } else {
+        (&r.game, &r.variant)
+    }
+}
+
 /// ApplyMove's work, shared by the `pb` reply and the lean one (in line,
 /// as [`evaluated`]).
 #[inline]
@@ -461,40 +518,11 @@ impl Rules for RulesService {
     async fn new_game(&self, req: Request<pb::NewGameRequest>) -> Result<Response<pb::NewGameResponse>, Status> {
         let call = Call::new("NewGame", &req, "", "");
         let r = req.into_inner();
-        let (name, variant) = if r.game.is_empty() { game_names(&r.previous_game) } else { (&*r.game, &*r.variant) };
+        let (name, variant) = new_game_names(&r);
         traced(Call { game: name, variant, ..call }, async {
             let _permit = self.permit()?;
-            let view = if let Some(prev) = &r.previous_game {
-                if !r.position.trim().is_empty() {
-                    return Err(errors::bad_argument("position", "give either position or previous_game, not both"));
-                }
-                let game = self.game(&prev.game, &prev.variant, Origin::PreviousGame(prev))?;
-                if (!r.game.is_empty() && r.game != game.description().id)
-                    || (!r.variant.is_empty() && r.variant != game.description().variant)
-                {
-                    let field = if !r.game.is_empty() && r.game != game.description().id { "game" } else { "variant" };
-                    return Err(errors::bad_argument(field, "game and variant must match previous_game's"));
-                }
-                let record =
-                    convert::record_for(game.description(), prev).map_err(rules(Origin::PreviousGame(prev)))?;
-                let view = guarded(|| game.next_game(record).map_err(rules(Origin::PreviousGame(prev))))?;
-                return Ok(Response::new(pb::NewGameResponse {
-                    state: Some(convert::state_in(game, &view, r.state_form, r.view)),
-                }));
-            } else {
-                let game = self.game(&r.game, &r.variant, Origin::Request)?;
-                let view = guarded(|| {
-                    if r.position.trim().is_empty() {
-                        Ok(game.start())
-                    } else {
-                        let record =
-                            parlour_engine::Record::parse(&r.position).map_err(rules(Origin::NewGamePosition))?;
-                        game.load(record).map_err(rules(Origin::NewGamePosition))
-                    }
-                })?;
-                convert::state_in(game, &view, r.state_form, r.view)
-            };
-            Ok(Response::new(pb::NewGameResponse { state: Some(view) }))
+            let (game, view) = self.new_game_view(&r)?;
+            Ok(Response::new(pb::NewGameResponse { state: Some(convert::state_in(game, &view, r.state_form, r.view)) }))
         })
         .await
     }

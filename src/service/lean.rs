@@ -1,15 +1,16 @@
 //! The lean path of the hot rules calls (issue #25): GenerateMoves,
 //! ApplyMove and Evaluate answered with reply bytes written straight from
 //! the engine's views ([`super::wire`]), with no `pb` message built in
-//! between; ListGames and DescribeGame with their replies' bytes, encoded
-//! once (DescribeGame's once per game and variant). Every other method,
-//! and these five called in-process (the web front's JSON, the bench
-//! echo), go through the generated [`RulesServer`] and the
-//! [`Rules`](crate::pb::rules_server::Rules) trait as before.
+//! between, and NewGame's state likewise; ListGames and DescribeGame with
+//! their replies' bytes, encoded once (DescribeGame's once per game and
+//! variant). Every other method, and these six called in-process (the
+//! web front's JSON, the bench echo), go through the generated
+//! [`RulesServer`] and the [`Rules`](crate::pb::rules_server::Rules)
+//! trait as before.
 //!
 //! [`LeanRules`] stands where `RulesServer` stood, under the same name
 //! (`parlour.v1.Rules`), the same tower layers and message size limits: it
-//! answers those five methods itself and hands the rest to the generated
+//! answers those six methods itself and hands the rest to the generated
 //! server. The handlers share their work with the trait's ([`super::moves_of`],
 //! [`super::applied`], [`super::evaluated`]) and run inside the same
 //! per-call machinery ([`RulesService::on_state`]: span, metrics, access
@@ -157,6 +158,7 @@ impl<T: LeanRequest> Decoder for LeanCodec<T> {
 enum Method {
     ListGames,
     DescribeGame,
+    NewGame,
     GenerateMoves,
     ApplyMove,
     Evaluate,
@@ -186,6 +188,16 @@ impl tonic::server::UnaryService<Box<pb::DescribeGameRequest>> for Unary<pb::Des
     fn call(&mut self, req: Request<Box<pb::DescribeGameRequest>>) -> Self::Future {
         let rules = self.rules.clone();
         Box::pin(async move { rules.describe_game_bytes(req).await.map(|r| r.map(Reply::Shared)) })
+    }
+}
+
+impl tonic::server::UnaryService<Box<pb::NewGameRequest>> for Unary<pb::NewGameRequest> {
+    type Response = Reply;
+    type Future = BoxFuture<Result<Response<Reply>, Status>>;
+
+    fn call(&mut self, req: Request<Box<pb::NewGameRequest>>) -> Self::Future {
+        let rules = self.rules.clone();
+        Box::pin(async move { rules.new_game_bytes(req).await.map(|r| r.map(Reply::Written)) })
     }
 }
 
@@ -266,6 +278,7 @@ where
         let method = match req.uri().path() {
             "/parlour.v1.Rules/ListGames" => Method::ListGames,
             "/parlour.v1.Rules/DescribeGame" => Method::DescribeGame,
+            "/parlour.v1.Rules/NewGame" => Method::NewGame,
             "/parlour.v1.Rules/GenerateMoves" => Method::GenerateMoves,
             "/parlour.v1.Rules/ApplyMove" => Method::ApplyMove,
             "/parlour.v1.Rules/Evaluate" => Method::Evaluate,
@@ -284,6 +297,7 @@ where
             Ok(match method {
                 Method::ListGames => unary!(pb::ListGamesRequest, Box<pb::ListGamesRequest>),
                 Method::DescribeGame => unary!(pb::DescribeGameRequest, Box<pb::DescribeGameRequest>),
+                Method::NewGame => unary!(pb::NewGameRequest, Box<pb::NewGameRequest>),
                 Method::GenerateMoves => unary!(pb::GenerateMovesRequest, Kept<pb::GenerateMovesRequest>),
                 Method::ApplyMove => unary!(pb::ApplyMoveRequest, Kept<pb::ApplyMoveRequest>),
                 Method::Evaluate => unary!(pb::EvaluateRequest, Kept<pb::EvaluateRequest>),
