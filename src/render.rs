@@ -306,14 +306,27 @@ impl Board {
 
 /// Draws `state` on the board of `desc`. Errors name the request field.
 pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options) -> Result<Picture, (String, String)> {
-    render_on(desc, &Board::new(desc), state, opts)
+    let pieces = state.pieces.iter().map(|p| Piece { cell: &p.cell, owner: &p.owner, kind: &p.kind });
+    render_on(desc, &Board::new(desc), &state.to_move, pieces, opts)
 }
 
-/// [`render`] on the board of `desc` worked out before ([`Board::new`]).
-pub fn render_on(
+/// A piece as a picture shows it: its cell's name, its owner as the
+/// position names it (`GameState.pieces`' `owner`) and its kind.
+#[derive(Clone, Copy, Debug)]
+pub struct Piece<'a> {
+    pub cell: &'a str,
+    pub owner: &'a str,
+    pub kind: &'a str,
+}
+
+/// [`render`] on the board of `desc` worked out before ([`Board::new`]),
+/// of a state given by who is to move and its pieces (the lean path draws
+/// from the engine's view, with no `pb` state).
+pub fn render_on<'a>(
     desc: &pb::GameDescription,
     board: &Board,
-    state: &pb::GameState,
+    to_move: &str,
+    pieces: impl ExactSizeIterator<Item = Piece<'a>>,
     opts: &Options,
 ) -> Result<Picture, (String, String)> {
     let theme = if opts.dark { &DARK } else { &LIGHT };
@@ -337,15 +350,14 @@ pub fn render_on(
     let (vx, vy, vw, vh) = (bb[0] - pad, bb[1] - pad, bb[2] - bb[0] + 2.0 * pad, bb[3] - bb[1] + 2.0 * pad);
     let width = opts.width;
     let height = ((width as f64) * vh / vw).round().max(1.0) as u32;
-    let mut body = String::with_capacity(board.cells[0].len() + 2048 + 192 * state.pieces.len());
+    let mut body = String::with_capacity(board.cells[0].len() + 2048 + 192 * pieces.len());
     let _ = write!(
         body,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="{vx:.3} {vy:.3} {vw:.3} {vh:.3}" data-game="{}" data-variant="{}">"#,
         esc(&desc.game),
         esc(&desc.variant)
     );
-    let _ =
-        write!(body, r#"<title>{} ({}), {} to move</title>"#, esc(&desc.name), esc(&desc.variant), esc(&state.to_move));
+    let _ = write!(body, r#"<title>{} ({}), {} to move</title>"#, esc(&desc.name), esc(&desc.variant), esc(to_move));
     let _ = write!(
         body,
         r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0L10,5L0,10Z" fill="{}"/></marker></defs>"#,
@@ -374,14 +386,12 @@ pub fn render_on(
     let seats: Vec<&str> = desc.players.iter().map(|p| p.name.as_str()).collect();
     let radius = unit * 0.36;
     body.push_str(&board.pieces_open);
-    for p in &state.pieces {
-        let at = spot("state.pieces", &p.cell)?;
-        let (fill, stroke) = piece_colours(&p.owner, seats.iter().position(|s| *s == p.owner));
-        for (text, name) in [
-            (r#"<g class="piece" data-cell=""#, &p.cell),
-            (r#"" data-owner=""#, &p.owner),
-            (r#"" data-kind=""#, &p.kind),
-        ] {
+    for p in pieces {
+        let at = spot("state.pieces", p.cell)?;
+        let (fill, stroke) = piece_colours(p.owner, seats.iter().position(|s| *s == p.owner));
+        for (text, name) in
+            [(r#"<g class="piece" data-cell=""#, p.cell), (r#"" data-owner=""#, p.owner), (r#"" data-kind=""#, p.kind)]
+        {
             body.push_str(text);
             esc_into(&mut body, name);
         }
@@ -508,7 +518,9 @@ mod tests {
                             highlight: if extras { cells[..2].to_vec() } else { vec![] },
                             last_move: extras.then(|| last_move.clone()),
                         };
-                        let kept = render_on(&desc, &board, &state, &opts).unwrap();
+                        let pieces =
+                            state.pieces.iter().map(|p| Piece { cell: &p.cell, owner: &p.owner, kind: &p.kind });
+                        let kept = render_on(&desc, &board, &state.to_move, pieces, &opts).unwrap();
                         let fresh = render(&desc, &state, &opts).unwrap();
                         assert_eq!(kept.svg, fresh.svg, "{} {}", desc.game, desc.variant);
                         assert_eq!((kept.width, kept.height), (fresh.width, fresh.height));

@@ -193,6 +193,45 @@ impl RulesService {
         .await
     }
 
+    /// RenderBoard's work, shared by the trait's reply and the lean one:
+    /// the state read, and drawn from the engine's view on the board worked
+    /// out once ([`GameStatics`]).
+    fn rendered(
+        &self,
+        game: &dyn AnyGame,
+        state: &pb::GameState,
+        r: &pb::RenderBoardRequest,
+    ) -> Result<(StateView, crate::render::Picture), Status> {
+        let opts = crate::render::options(r).map_err(|(f, m)| errors::bad_argument(&f, m))?;
+        let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
+        let view = game.load(record).map_err(rules(Origin::State(state)))?;
+        let d = game.description();
+        let statics = self.statics(game);
+        let pieces =
+            view.pieces.iter().map(|p| crate::render::Piece { cell: d.cell_name(p.cell), owner: p.key, kind: p.kind });
+        let p = crate::render::render_on(&statics.description, &statics.board, view.to_move_name(), pieces, &opts)
+            .map_err(|(f, m)| errors::bad_argument(&f, m))?;
+        Ok((view, p))
+    }
+
+    /// RenderBoard on the lean path: the trait's call, its reply written
+    /// straight to bytes ([`wire::render_board`]).
+    async fn render_board_bytes(
+        &self,
+        req: Request<kept::Kept<pb::RenderBoardRequest>>,
+    ) -> Result<Response<Vec<u8>>, Status> {
+        self.on_state(
+            "RenderBoard",
+            req,
+            |r| &r.state,
+            |game, state, r| {
+                let (view, p) = self.rendered(game, state, r)?;
+                Ok(wire::render_board(game, &view, &p))
+            },
+        )
+        .await
+    }
+
     /// The encoded DescribeGame reply of `game`, built once.
     fn description_reply(&self, game: &dyn AnyGame) -> bytes::Bytes {
         self.statics(game).reply.clone()
@@ -782,13 +821,8 @@ impl Rules for RulesService {
             req,
             |r| &r.state,
             |game, state, r| {
-                let opts = crate::render::options(r).map_err(|(f, m)| errors::bad_argument(&f, m))?;
-                let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
-                let view = game.load(record).map_err(rules(Origin::State(state)))?;
+                let (view, p) = self.rendered(game, state, r)?;
                 let state = convert::state(game, &view);
-                let statics = self.statics(game);
-                let p = crate::render::render_on(&statics.description, &statics.board, &state, &opts)
-                    .map_err(|(f, m)| errors::bad_argument(&f, m))?;
                 Ok(pb::RenderBoardResponse { svg: p.svg, width: p.width, height: p.height, state: Some(state) })
             },
         )

@@ -74,7 +74,8 @@ macro_rules! reusable {
 reusable!(
     GenerateMovesRequest { chosen_cells, view, state_form },
     ApplyMoveRequest { r#move, include_next_moves, view, state_form },
-    EvaluateRequest { view, state_form }
+    EvaluateRequest { view, state_form },
+    RenderBoardRequest { last_move, highlight, theme, width, cell_names }
 );
 
 /// A field emptied in place, as prost's `clear` empties it.
@@ -85,6 +86,18 @@ trait Clear {
 impl Clear for i32 {
     fn clear(&mut self) {
         *self = 0;
+    }
+}
+
+impl Clear for u32 {
+    fn clear(&mut self) {
+        *self = 0;
+    }
+}
+
+impl Clear for String {
+    fn clear(&mut self) {
+        String::clear(self);
     }
 }
 
@@ -230,7 +243,18 @@ mod tests {
                 }
                 .encode_to_vec(),
             );
-            out.push(pb::EvaluateRequest { state: s, view: 2, state_form: 1 }.encode_to_vec());
+            out.push(pb::EvaluateRequest { state: s.clone(), view: 2, state_form: 1 }.encode_to_vec());
+            out.push(
+                pb::RenderBoardRequest {
+                    state: s,
+                    last_move: Some(mv.clone()),
+                    highlight: vec!["a1".into(), "b2".into()],
+                    theme: "dark".into(),
+                    width: 800,
+                    cell_names: true,
+                }
+                .encode_to_vec(),
+            );
         }
         // A state in two pieces (prost merges the second into the first),
         // and an unknown field.
@@ -263,6 +287,7 @@ mod tests {
         same::<pb::GenerateMovesRequest>(bytes);
         same::<pb::ApplyMoveRequest>(bytes);
         same::<pb::EvaluateRequest>(bytes);
+        same::<pb::RenderBoardRequest>(bytes);
     }
 
     #[test]

@@ -1,16 +1,16 @@
 //! The lean path of the hot rules calls (issue #25): GenerateMoves,
 //! ApplyMove and Evaluate answered with reply bytes written straight from
 //! the engine's views ([`super::wire`]), with no `pb` message built in
-//! between, and NewGame's state likewise; ListGames and DescribeGame with
+//! between, and NewGame's and RenderBoard's likewise; ListGames and DescribeGame with
 //! their replies' bytes, encoded once (DescribeGame's once per game and
-//! variant). Every other method, and these six called in-process (the
+//! variant). Every other method, and these seven called in-process (the
 //! web front's JSON, the bench echo), go through the generated
 //! [`RulesServer`] and the [`Rules`](crate::pb::rules_server::Rules)
 //! trait as before.
 //!
 //! [`LeanRules`] stands where `RulesServer` stood, under the same name
 //! (`parlour.v1.Rules`), the same tower layers and message size limits: it
-//! answers those six methods itself and hands the rest to the generated
+//! answers those seven methods itself and hands the rest to the generated
 //! server. The handlers share their work with the trait's ([`super::moves_of`],
 //! [`super::applied`], [`super::evaluated`]) and run inside the same
 //! per-call machinery ([`RulesService::on_state`]: span, metrics, access
@@ -159,6 +159,7 @@ enum Method {
     ListGames,
     DescribeGame,
     NewGame,
+    RenderBoard,
     GenerateMoves,
     ApplyMove,
     Evaluate,
@@ -198,6 +199,16 @@ impl tonic::server::UnaryService<Box<pb::NewGameRequest>> for Unary<pb::NewGameR
     fn call(&mut self, req: Request<Box<pb::NewGameRequest>>) -> Self::Future {
         let rules = self.rules.clone();
         Box::pin(async move { rules.new_game_bytes(req).await.map(|r| r.map(Reply::Written)) })
+    }
+}
+
+impl tonic::server::UnaryService<Kept<pb::RenderBoardRequest>> for Unary<pb::RenderBoardRequest> {
+    type Response = Reply;
+    type Future = BoxFuture<Result<Response<Reply>, Status>>;
+
+    fn call(&mut self, req: Request<Kept<pb::RenderBoardRequest>>) -> Self::Future {
+        let rules = self.rules.clone();
+        Box::pin(async move { rules.render_board_bytes(req).await.map(|r| r.map(Reply::Written)) })
     }
 }
 
@@ -279,6 +290,7 @@ where
             "/parlour.v1.Rules/ListGames" => Method::ListGames,
             "/parlour.v1.Rules/DescribeGame" => Method::DescribeGame,
             "/parlour.v1.Rules/NewGame" => Method::NewGame,
+            "/parlour.v1.Rules/RenderBoard" => Method::RenderBoard,
             "/parlour.v1.Rules/GenerateMoves" => Method::GenerateMoves,
             "/parlour.v1.Rules/ApplyMove" => Method::ApplyMove,
             "/parlour.v1.Rules/Evaluate" => Method::Evaluate,
@@ -298,6 +310,7 @@ where
                 Method::ListGames => unary!(pb::ListGamesRequest, Box<pb::ListGamesRequest>),
                 Method::DescribeGame => unary!(pb::DescribeGameRequest, Box<pb::DescribeGameRequest>),
                 Method::NewGame => unary!(pb::NewGameRequest, Box<pb::NewGameRequest>),
+                Method::RenderBoard => unary!(pb::RenderBoardRequest, Kept<pb::RenderBoardRequest>),
                 Method::GenerateMoves => unary!(pb::GenerateMovesRequest, Kept<pb::GenerateMovesRequest>),
                 Method::ApplyMove => unary!(pb::ApplyMoveRequest, Kept<pb::ApplyMoveRequest>),
                 Method::Evaluate => unary!(pb::EvaluateRequest, Kept<pb::EvaluateRequest>),

@@ -930,6 +930,17 @@ pub fn state(w: &mut Wire, game: &dyn AnyGame, v: &StateView, form: i32, view: i
     }
 }
 
+/// A `RenderBoardResponse`: the picture, its size, and the state in both
+/// forms and the full view (as `convert::state` builds it).
+pub fn render_board(game: &dyn AnyGame, v: &StateView, picture: &crate::render::Picture) -> Vec<u8> {
+    let mut w = Wire::with_capacity(picture.svg.len() + 2048);
+    w.string(1, &picture.svg);
+    w.uint(2, u64::from(picture.width));
+    w.uint(3, u64::from(picture.height));
+    w.state(4, game, v, pb::StateForm::Both as i32, pb::ReplyView::Full as i32);
+    w.buf
+}
+
 /// A `GenerateMovesResponse`.
 pub fn generate_moves(
     game: &dyn AnyGame,
@@ -1221,6 +1232,72 @@ mod tests {
             }
         }
         assert!(compared > 200, "only {compared} replies compared");
+    }
+
+    #[tokio::test]
+    async fn render_board_bytes_are_the_trait_replys() {
+        use crate::pb::rules_server::Rules;
+        let svc = super::super::RulesService::new(std::sync::Arc::new(Registry::new()), Default::default());
+        let registry = Registry::new();
+        let mut compared = 0;
+        for game in registry.all() {
+            let d = game.description();
+            let mut states = vec![crate::convert::state(game, &game.start())];
+            for e in parlour_engine::data::lines(parlour_engine::data::POSITIONS) {
+                let f: Vec<&str> = e.text.split('|').map(str::trim).collect();
+                if f.len() >= 6 && f[0] == d.id && f[1] == d.variant {
+                    states.push(pb::GameState {
+                        game: d.id.into(),
+                        variant: d.variant.into(),
+                        position: f[5].into(),
+                        ..Default::default()
+                    });
+                }
+            }
+            let (a, b) = (d.cell_name(0).to_string(), d.cell_name(1).to_string());
+            let mv =
+                pb::Move { from_cell: a.clone(), to_cell: b.clone(), captured: vec![b.clone()], ..Default::default() };
+            for state in states {
+                let asks = [
+                    pb::RenderBoardRequest { state: Some(state.clone()), ..Default::default() },
+                    pb::RenderBoardRequest {
+                        state: Some(state.clone()),
+                        last_move: Some(mv.clone()),
+                        highlight: vec![a.clone()],
+                        theme: "dark".into(),
+                        width: 640,
+                        cell_names: true,
+                    },
+                    pb::RenderBoardRequest { state: Some(state.clone()), theme: "neon".into(), ..Default::default() },
+                    pb::RenderBoardRequest {
+                        state: Some(state.clone()),
+                        highlight: vec!["zz9".into()],
+                        ..Default::default()
+                    },
+                    pb::RenderBoardRequest {
+                        state: Some(pb::GameState { position: "to_move=nobody".into(), ..state.clone() }),
+                        ..Default::default()
+                    },
+                ];
+                for r in asks {
+                    let kept = super::super::kept::decode::<pb::RenderBoardRequest>(&r.encode_to_vec()[..]).unwrap();
+                    let lean = svc.render_board_bytes(tonic::Request::new(kept)).await;
+                    let trait_reply = svc.render_board(tonic::Request::new(r.clone())).await;
+                    match (lean, trait_reply) {
+                        (Ok(x), Ok(y)) => {
+                            assert_eq!(x.into_inner(), y.into_inner().encode_to_vec(), "{r:?}");
+                            compared += 1;
+                        }
+                        (Err(x), Err(y)) => {
+                            assert_eq!((x.code(), x.message()), (y.code(), y.message()), "{r:?}");
+                            assert_eq!(details(&x), details(&y), "{r:?}");
+                        }
+                        (x, y) => panic!("{r:?}: lean {:?}, trait {:?}", x.map(|_| ()), y.map(|_| ())),
+                    }
+                }
+            }
+        }
+        assert!(compared >= 40, "only {compared} pictures compared");
     }
 
     /// The one-pass writer of common moves against the general one, for
