@@ -8,6 +8,7 @@ use crate::telemetry;
 use opentelemetry::KeyValue;
 use parlour_engine::front::{ApplyView, Given, MoveView, Shown, StateView, SuggestBudget, Suggestion};
 use parlour_engine::{AnyGame, Evaluation, Registry, RulesError};
+use std::borrow::Borrow;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
@@ -129,19 +130,21 @@ impl RulesService {
         .await
     }
 
-    /// DescribeGame on the lean path: the trait's call (the same span,
-    /// permit, look-up and errors) answered with its reply's bytes, encoded
-    /// once per game and variant.
-    async fn describe_game_bytes(
+    /// DescribeGame's call, answered by `answer` from what does not change
+    /// about the game ([`GameStatics`]): the trait's reply, or the lean
+    /// path's bytes, encoded once per game and variant.
+    async fn described<R: Borrow<pb::DescribeGameRequest>, T>(
         &self,
-        req: Request<Box<pb::DescribeGameRequest>>,
-    ) -> Result<Response<bytes::Bytes>, Status> {
+        req: Request<R>,
+        answer: impl FnOnce(&GameStatics) -> T,
+    ) -> Result<Response<T>, Status> {
         let call = Call::new("DescribeGame", &req, "", "");
         let r = req.into_inner();
+        let r = r.borrow();
         traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
             let _permit = self.permit()?;
             let game = self.game(&r.game, &r.variant, Origin::Request)?;
-            guarded(|| Ok(Response::new(self.description_reply(game))))
+            guarded(|| Ok(Response::new(answer(&self.statics(game)))))
         })
         .await
     }
@@ -177,18 +180,21 @@ impl RulesService {
         Ok((game, view))
     }
 
-    /// NewGame on the lean path: the trait's call answered with the state
-    /// written straight to its reply's bytes ([`wire::Wire::state`]).
-    async fn new_game_bytes(&self, req: Request<Box<pb::NewGameRequest>>) -> Result<Response<Vec<u8>>, Status> {
+    /// NewGame's call, its new state answered by `answer`: the trait's
+    /// reply, or the lean path's bytes ([`wire::Wire::state`]).
+    async fn new_game_with<R: Borrow<pb::NewGameRequest>, T>(
+        &self,
+        req: Request<R>,
+        answer: impl FnOnce(&dyn AnyGame, &StateView, &pb::NewGameRequest) -> T,
+    ) -> Result<Response<T>, Status> {
         let call = Call::new("NewGame", &req, "", "");
         let r = req.into_inner();
-        let (name, variant) = new_game_names(&r);
+        let r = r.borrow();
+        let (name, variant) = new_game_names(r);
         traced(Call { game: name, variant, ..call }, async {
             let _permit = self.permit()?;
-            let (game, view) = self.new_game_view(&r)?;
-            let mut w = wire::Wire::with_capacity(1024);
-            w.state(1, game, &view, r.state_form, r.view);
-            Ok(Response::new(w.buf))
+            let (game, view) = self.new_game_view(r)?;
+            Ok(Response::new(answer(game, &view, r)))
         })
         .await
     }
@@ -232,14 +238,24 @@ impl RulesService {
         .await
     }
 
-    /// The encoded DescribeGame reply of `game`, built once.
-    fn description_reply(&self, game: &dyn AnyGame) -> bytes::Bytes {
-        self.statics(game).reply.clone()
+    /// DescribeGame on the lean path: its reply's bytes, encoded once per
+    /// game and variant and shared.
+    async fn describe_game_bytes(
+        &self,
+        req: Request<Box<pb::DescribeGameRequest>>,
+    ) -> Result<Response<bytes::Bytes>, Status> {
+        self.described(req, |s| s.reply.clone()).await
     }
 
-    /// The description of `game`, built once.
-    fn description(&self, game: &dyn AnyGame) -> pb::GameDescription {
-        self.statics(game).description.clone()
+    /// NewGame on the lean path: the state written straight to its reply's
+    /// bytes.
+    async fn new_game_bytes(&self, req: Request<Box<pb::NewGameRequest>>) -> Result<Response<Vec<u8>>, Status> {
+        self.new_game_with(req, |game, view, r| {
+            let mut w = wire::Wire::with_capacity(1024);
+            w.state(1, game, view, r.state_form, r.view);
+            w.buf
+        })
+        .await
     }
 
     /// What does not change about `game`, built once.
@@ -543,25 +559,12 @@ impl Rules for RulesService {
         &self,
         req: Request<pb::DescribeGameRequest>,
     ) -> Result<Response<pb::DescribeGameResponse>, Status> {
-        let call = Call::new("DescribeGame", &req, "", "");
-        let r = req.into_inner();
-        traced(Call { game: &r.game, variant: &r.variant, ..call }, async {
-            let _permit = self.permit()?;
-            let game = self.game(&r.game, &r.variant, Origin::Request)?;
-            let description = guarded(|| Ok(self.description(game)))?;
-            Ok(Response::new(pb::DescribeGameResponse { description: Some(description) }))
-        })
-        .await
+        self.described(req, |s| pb::DescribeGameResponse { description: Some(s.description.clone()) }).await
     }
 
     async fn new_game(&self, req: Request<pb::NewGameRequest>) -> Result<Response<pb::NewGameResponse>, Status> {
-        let call = Call::new("NewGame", &req, "", "");
-        let r = req.into_inner();
-        let (name, variant) = new_game_names(&r);
-        traced(Call { game: name, variant, ..call }, async {
-            let _permit = self.permit()?;
-            let (game, view) = self.new_game_view(&r)?;
-            Ok(Response::new(pb::NewGameResponse { state: Some(convert::state_in(game, &view, r.state_form, r.view)) }))
+        self.new_game_with(req, |game, view, r| pb::NewGameResponse {
+            state: Some(convert::state_in(game, view, r.state_form, r.view)),
         })
         .await
     }
