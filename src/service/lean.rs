@@ -72,8 +72,8 @@ impl<U: prost::Message + Default + Send + 'static> LeanRequest for Box<U> {
     }
 }
 
-/// GenerateMoves, ApplyMove and Evaluate: decoded into the thread's kept
-/// box ([`kept`]), the same message as prost's.
+/// GenerateMoves, ApplyMove, Evaluate and RenderBoard: decoded into the
+/// thread's kept box ([`kept`]), the same message as prost's.
 impl<U: Reusable> LeanRequest for Kept<U> {
     fn decode(buf: impl Buf) -> Result<Self, prost::DecodeError> {
         kept::decode(buf)
