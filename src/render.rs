@@ -254,13 +254,20 @@ impl Board {
             Shape::Square { size } | Shape::Hex { size } => size,
             Shape::Ring { .. } => 1.0,
         };
+        // Each cell's outline, the same in both themes, and the cells' extent.
         let mut bb = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
-        let drawn = |theme: &Theme, bb: &mut [f64; 4]| {
+        let outlines: Vec<String> = cells
+            .iter()
+            .map(|c| {
+                let (d, b) = outline(shape, c.x, c.y);
+                bb = [bb[0].min(b[0]), bb[1].min(b[1]), bb[2].max(b[2]), bb[3].max(b[3])];
+                d
+            })
+            .collect();
+        let drawn = |theme: &Theme| {
             let mut g = String::new();
             let _ = write!(g, r#"<g class="cells" stroke="{}" stroke-width="{:.3}">"#, theme.line, unit * 0.03);
-            for c in cells {
-                let (d, b) = outline(shape, c.x, c.y);
-                *bb = [bb[0].min(b[0]), bb[1].min(b[1]), bb[2].max(b[2]), bb[3].max(b[3])];
+            for (c, d) in cells.iter().zip(&outlines) {
                 let _ = write!(
                     g,
                     r#"<path class="cell" data-cell="{}" d="{}" fill="{}"/>"#,
@@ -286,8 +293,6 @@ impl Board {
             g.push_str("</g>");
             g
         };
-        let light = drawn(&LIGHT, &mut bb);
-        let dark = drawn(&DARK, &mut bb);
         let radius = unit * 0.36;
         let spot = |(x, y): (f64, f64)| Spot { x, y, xy: format!(r#"cx="{x:.3}" cy="{y:.3}""#) };
         Board {
@@ -298,7 +303,7 @@ impl Board {
             piece_r: format!("{radius:.3}"),
             crown_r: format!("{:.3}", radius * 0.55),
             bb,
-            cells: [light, dark],
+            cells: [drawn(&LIGHT), drawn(&DARK)],
             names: [named(&LIGHT), named(&DARK)],
         }
     }

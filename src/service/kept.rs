@@ -67,7 +67,9 @@ macro_rules! reusable {
                 if let Some(state) = state {
                     state.clear();
                 }
-                $(Clear::clear($field);)*
+                // The other fields are a few bytes each, usually empty: set
+                // to their defaults, as prost's `clear` sets them.
+                $(*$field = Default::default();)*
             }
         }
     )*};
@@ -78,47 +80,6 @@ reusable!(
     EvaluateRequest { view, state_form },
     RenderBoardRequest { last_move, highlight, theme, width, cell_names }
 );
-
-/// A field emptied in place, as prost's `clear` empties it.
-trait Clear {
-    fn clear(&mut self);
-}
-
-impl Clear for i32 {
-    fn clear(&mut self) {
-        *self = 0;
-    }
-}
-
-impl Clear for u32 {
-    fn clear(&mut self) {
-        *self = 0;
-    }
-}
-
-impl Clear for String {
-    fn clear(&mut self) {
-        String::clear(self);
-    }
-}
-
-impl Clear for bool {
-    fn clear(&mut self) {
-        *self = false;
-    }
-}
-
-impl<T> Clear for Vec<T> {
-    fn clear(&mut self) {
-        Vec::clear(self);
-    }
-}
-
-impl<T> Clear for Option<T> {
-    fn clear(&mut self) {
-        *self = None;
-    }
-}
 
 /// A decoded request; its box goes back to the thread that drops it.
 pub(crate) struct Kept<U: Reusable> {

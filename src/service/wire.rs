@@ -1150,6 +1150,28 @@ mod tests {
         (info, bad)
     }
 
+    /// A lean reply against the trait's for the same request: the same
+    /// bytes as prost's encoding, or the same error (code, message and
+    /// details). Whether both answered.
+    fn same_reply<B: AsRef<[u8]>, M: Message>(
+        lean: Result<tonic::Response<B>, tonic::Status>,
+        prost: Result<tonic::Response<M>, tonic::Status>,
+        what: &str,
+    ) -> bool {
+        match (lean, prost) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.into_inner().as_ref(), b.into_inner().encode_to_vec(), "{what}");
+                true
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!((a.code(), a.message()), (b.code(), b.message()), "{what}");
+                assert_eq!(details(&a), details(&b), "{what}");
+                false
+            }
+            (a, b) => panic!("{what}: lean {:?}, trait {:?}", a.map(|_| ()), b.map(|_| ())),
+        }
+    }
+
     #[tokio::test]
     async fn describe_game_bytes_are_the_trait_replys() {
         use crate::pb::rules_server::Rules;
@@ -1168,14 +1190,7 @@ mod tests {
             for _ in 0..2 {
                 let lean = svc.describe_game_bytes(tonic::Request::new(Box::new(r()))).await;
                 let trait_reply = svc.describe_game(tonic::Request::new(r())).await;
-                match (lean, trait_reply) {
-                    (Ok(a), Ok(b)) => assert_eq!(a.into_inner(), b.into_inner().encode_to_vec(), "{game} {variant}"),
-                    (Err(a), Err(b)) => {
-                        assert_eq!((a.code(), a.message()), (b.code(), b.message()), "{game} {variant}");
-                        assert_eq!(details(&a), details(&b), "{game} {variant}");
-                    }
-                    (a, b) => panic!("{game} {variant}: lean {:?}, trait {:?}", a.map(|_| ()), b.map(|_| ())),
-                }
+                same_reply(lean, trait_reply, &format!("{game} {variant}"));
             }
         }
     }
@@ -1217,17 +1232,7 @@ mod tests {
                     let r = pb::NewGameRequest { state_form: form, view, ..base.clone() };
                     let lean = svc.new_game_bytes(tonic::Request::new(Box::new(r.clone()))).await;
                     let trait_reply = svc.new_game(tonic::Request::new(r.clone())).await;
-                    match (lean, trait_reply) {
-                        (Ok(a), Ok(b)) => {
-                            assert_eq!(a.into_inner(), b.into_inner().encode_to_vec(), "{r:?}");
-                            compared += 1;
-                        }
-                        (Err(a), Err(b)) => {
-                            assert_eq!((a.code(), a.message()), (b.code(), b.message()), "{r:?}");
-                            assert_eq!(details(&a), details(&b), "{r:?}");
-                        }
-                        (a, b) => panic!("{r:?}: lean {:?}, trait {:?}", a.map(|_| ()), b.map(|_| ())),
-                    }
+                    compared += usize::from(same_reply(lean, trait_reply, &format!("{r:?}")));
                 }
             }
         }
@@ -1283,17 +1288,7 @@ mod tests {
                     let kept = super::super::kept::decode::<pb::RenderBoardRequest>(&r.encode_to_vec()[..]).unwrap();
                     let lean = svc.render_board_bytes(tonic::Request::new(kept)).await;
                     let trait_reply = svc.render_board(tonic::Request::new(r.clone())).await;
-                    match (lean, trait_reply) {
-                        (Ok(x), Ok(y)) => {
-                            assert_eq!(x.into_inner(), y.into_inner().encode_to_vec(), "{r:?}");
-                            compared += 1;
-                        }
-                        (Err(x), Err(y)) => {
-                            assert_eq!((x.code(), x.message()), (y.code(), y.message()), "{r:?}");
-                            assert_eq!(details(&x), details(&y), "{r:?}");
-                        }
-                        (x, y) => panic!("{r:?}: lean {:?}, trait {:?}", x.map(|_| ()), y.map(|_| ())),
-                    }
+                    compared += usize::from(same_reply(lean, trait_reply, &format!("{r:?}")));
                 }
             }
         }
