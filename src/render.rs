@@ -12,14 +12,15 @@
 use crate::pb;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::Arc;
 
-/// How to draw.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
+/// How to draw: a request's options, borrowed from it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options<'a> {
     /// The move that led to the state: path arrow and crossed-out captures.
-    pub last_move: Option<pb::Move>,
+    pub last_move: Option<&'a pb::Move>,
     /// Cells to highlight.
-    pub highlight: Vec<String>,
+    pub highlight: &'a [String],
     /// Dark theme instead of light.
     pub dark: bool,
     /// Width in pixels.
@@ -33,12 +34,43 @@ pub const DEFAULT_WIDTH: u32 = 480;
 /// The largest width in pixels.
 pub const MAX_WIDTH: u32 = 4096;
 
-/// A drawn picture.
-#[derive(Clone, Debug)]
-pub struct Picture {
-    pub svg: String,
+/// A picture drawn, as the parts its SVG is made of in order: what this
+/// call worked out, and the board's cells (and their names) as drawn once
+/// for every picture of the board. Issue #25: the lean path writes the
+/// parts straight into the reply ([`Drawing::parts`]), so the cells'
+/// drawing, most of a picture, is copied once, as an echo of the picture
+/// would copy it; the trait's reply joins them ([`Drawing::svg`]).
+pub struct Drawing {
+    board: Arc<Board>,
+    theme: usize,
+    cell_names: bool,
+    /// The `svg` element's opening, the title, the arrow's marker and the
+    /// background.
+    head: String,
+    /// The highlights.
+    middle: String,
+    /// The pieces, the last move, and the end.
+    tail: String,
     pub width: u32,
     pub height: u32,
+}
+
+impl Drawing {
+    /// The SVG's parts, in order.
+    pub fn parts(&self) -> [&str; 5] {
+        let names = if self.cell_names { self.board.names[self.theme].as_str() } else { "" };
+        [&self.head, &self.board.cells[self.theme], &self.middle, names, &self.tail]
+    }
+
+    /// The SVG's length in bytes.
+    pub fn svg_len(&self) -> usize {
+        self.parts().iter().map(|p| p.len()).sum()
+    }
+
+    /// The SVG, joined.
+    pub fn svg(&self) -> String {
+        self.parts().concat()
+    }
 }
 
 struct Theme {
@@ -214,34 +246,50 @@ fn outline(shape: Shape, x: f64, y: f64) -> (String, [f64; 4]) {
     }
 }
 
-/// Where a cell is, and its centre as a circle's attributes
-/// (`cx="…" cy="…"`), written once.
+/// Where a cell is, its centre as a circle's attributes (`cx="…"
+/// cy="…"`), and a piece's opening tag there up to its owner, written
+/// once.
 struct Spot {
     x: f64,
     y: f64,
     xy: String,
+    open: String,
 }
 
 /// What a board's pictures share, worked out once per game and variant
-/// (issue #25: drawn every call, the cells' outlines and names and the
-/// names' table were most of a RenderBoard): where each cell is, the
-/// cells' shape and size, the board's extent, and the cells and their
-/// names drawn in each theme.
+/// (issue #25: drawn every call, the cells' outlines and names, the
+/// names' table and the frame's numbers were most of a RenderBoard):
+/// where each cell is, the cells' shape and size, the picture's frame, and
+/// the cells and their names drawn in each theme.
 pub struct Board {
-    at: HashMap<String, Spot>,
+    /// Each cell's spot, by the cell's index.
+    spots: Vec<Spot>,
+    /// Each cell's index, by its name.
+    at: HashMap<String, usize>,
     shape: Shape,
     unit: f64,
+    /// The seats' names, in order (a piece's colour when its owner has
+    /// none of its own).
+    seats: Vec<String>,
+    /// The frame's size in board units (the cells' extent and a margin).
+    view: (f64, f64),
+    /// The `svg` element's opening after its height (the `viewBox` and the
+    /// game), and the title up to the seat to move.
+    frame: String,
+    /// The arrow's marker and the background, in the light and the dark
+    /// theme.
+    backdrop: [String; 2],
     /// The pieces' group's opening tag, a piece's radius and a king's
     /// crown's, as drawn.
     pieces_open: String,
     piece_r: String,
     crown_r: String,
-    /// The cells' extent: min x, min y, max x, max y.
-    bb: [f64; 4],
     /// The cells' group, in the light and the dark theme.
     cells: [String; 2],
     /// The cell names' group, in the light and the dark theme.
     names: [String; 2],
+    /// The pieces' styles met so far (a few a game: its owners and kinds).
+    styles: std::sync::Mutex<Vec<Arc<PieceStyle>>>,
 }
 
 impl Board {
@@ -264,6 +312,24 @@ impl Board {
                 d
             })
             .collect();
+        if bb[0] > bb[2] {
+            bb = [0.0, 0.0, 1.0, 1.0];
+        }
+        let pad = unit * 0.3;
+        let (vx, vy, vw, vh) = (bb[0] - pad, bb[1] - pad, bb[2] - bb[0] + 2.0 * pad, bb[3] - bb[1] + 2.0 * pad);
+        let frame = format!(
+            r#"" viewBox="{vx:.3} {vy:.3} {vw:.3} {vh:.3}" data-game="{}" data-variant="{}"><title>{} ({}), "#,
+            esc(&desc.game),
+            esc(&desc.variant),
+            esc(&desc.name),
+            esc(&desc.variant)
+        );
+        let backdrop = |theme: &Theme| {
+            format!(
+                r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0L10,5L0,10Z" fill="{}"/></marker></defs><rect x="{vx:.3}" y="{vy:.3}" width="{vw:.3}" height="{vh:.3}" fill="{}"/>"#,
+                theme.arrow, theme.background
+            )
+        };
         let drawn = |theme: &Theme| {
             let mut g = String::new();
             let _ = write!(g, r#"<g class="cells" stroke="{}" stroke-width="{:.3}">"#, theme.line, unit * 0.03);
@@ -294,128 +360,170 @@ impl Board {
             g
         };
         let radius = unit * 0.36;
-        let spot = |(x, y): (f64, f64)| Spot { x, y, xy: format!(r#"cx="{x:.3}" cy="{y:.3}""#) };
+        let spot = |c: &pb::Cell| Spot {
+            x: c.x,
+            y: c.y,
+            xy: format!(r#"cx="{:.3}" cy="{:.3}""#, c.x, c.y),
+            open: format!(r#"<g class="piece" data-cell="{}" data-owner=""#, esc(&c.name)),
+        };
         Board {
-            at: at.into_iter().map(|(k, v)| (k.to_string(), spot(v))).collect(),
+            spots: cells.iter().map(spot).collect(),
+            at: cells.iter().enumerate().map(|(i, c)| (c.name.clone(), i)).collect(),
             shape,
             unit,
+            seats: desc.players.iter().map(|p| p.name.clone()).collect(),
+            view: (vw, vh),
+            frame,
+            backdrop: [backdrop(&LIGHT), backdrop(&DARK)],
             pieces_open: format!(r#"<g class="pieces" stroke-width="{:.3}">"#, unit * 0.05),
             piece_r: format!("{radius:.3}"),
             crown_r: format!("{:.3}", radius * 0.55),
-            bb,
             cells: [drawn(&LIGHT), drawn(&DARK)],
             names: [named(&LIGHT), named(&DARK)],
+            styles: Default::default(),
         }
+    }
+
+    /// The style of `owner`'s pieces of `kind`, written the first time a
+    /// picture of the board shows one.
+    fn style(&self, owner: &str, kind: &str) -> Arc<PieceStyle> {
+        let mut styles = self.styles.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(s) = styles.iter().find(|s| s.owner == owner && s.kind == kind) {
+            return Arc::clone(s);
+        }
+        let s = Arc::new(PieceStyle::new(self, owner, kind));
+        styles.push(Arc::clone(&s));
+        s
+    }
+
+    /// The spot of the cell named `name`; the error names `field`.
+    fn spot(&self, field: &str, name: &str) -> Result<&Spot, (String, String)> {
+        self.at
+            .get(name)
+            .map(|&i| &self.spots[i])
+            .ok_or_else(|| (field.to_string(), format!("no cell named `{name}` on this board")))
     }
 }
 
 /// Draws `state` on the board of `desc`. Errors name the request field.
-pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options) -> Result<Picture, (String, String)> {
-    let pieces = state.pieces.iter().map(|p| Piece { cell: &p.cell, owner: &p.owner, kind: &p.kind });
-    render_on(desc, &Board::new(desc), &state.to_move, pieces, opts)
+pub fn render(desc: &pb::GameDescription, state: &pb::GameState, opts: &Options) -> Result<Drawing, (String, String)> {
+    let pieces = state.pieces.iter().map(|p| Piece { cell: &p.cell, index: None, owner: &p.owner, kind: &p.kind });
+    render_on(&Arc::new(Board::new(desc)), &state.to_move, pieces, opts)
 }
 
-/// A piece as a picture shows it: its cell's name, its owner as the
-/// position names it (`GameState.pieces`' `owner`) and its kind.
+/// A piece as a picture shows it: its cell (by name, and by index where
+/// the caller knows it), its owner as the position names it
+/// (`GameState.pieces`' `owner`) and its kind.
 #[derive(Clone, Copy, Debug)]
 pub struct Piece<'a> {
     pub cell: &'a str,
+    /// The cell's index on the board (`Cell.index`), when known: no
+    /// lookup by name.
+    pub index: Option<usize>,
     pub owner: &'a str,
     pub kind: &'a str,
 }
 
-/// [`render`] on the board of `desc` worked out before ([`Board::new`]),
-/// of a state given by who is to move and its pieces (the lean path draws
-/// from the engine's view, with no `pb` state).
+/// What a piece's drawing takes from its owner and kind, written once for
+/// each owner and kind met on the board ([`Board::style`]): after the
+/// cell's opening, the owner and kind and the circle's opening
+/// (`middle`); after its centre, the rest of the piece (`end`), or for a
+/// king the circle and the crown's opening, then after the centre again
+/// the crown (`crown`).
+struct PieceStyle {
+    owner: String,
+    kind: String,
+    middle: String,
+    end: String,
+    crown: String,
+}
+
+impl PieceStyle {
+    fn new(board: &Board, owner: &str, kind: &str) -> Self {
+        let (fill, stroke) = piece_colours(owner, board.seats.iter().position(|s| *s == owner));
+        let mut middle = String::new();
+        esc_into(&mut middle, owner);
+        middle.push_str(r#"" data-kind=""#);
+        esc_into(&mut middle, kind);
+        middle.push_str(r#""><circle "#);
+        let piece = format!(r#" r="{}" fill="{fill}" stroke="{stroke}"/>"#, board.piece_r);
+        let crown = format!(r#" r="{}" fill="none" stroke="{stroke}"/></g>"#, board.crown_r);
+        let (end, crown) = if kind == "king" { (piece + "<circle ", crown) } else { (piece + "</g>", String::new()) };
+        PieceStyle { owner: owner.into(), kind: kind.into(), middle, end, crown }
+    }
+}
+
+/// [`render`] on a board worked out before ([`Board::new`]), of a state
+/// given by who is to move and its pieces (the lean path draws from the
+/// engine's view, with no `pb` state).
 pub fn render_on<'a>(
-    desc: &pb::GameDescription,
-    board: &Board,
+    board: &Arc<Board>,
     to_move: &str,
     pieces: impl ExactSizeIterator<Item = Piece<'a>>,
     opts: &Options,
-) -> Result<Picture, (String, String)> {
+) -> Result<Drawing, (String, String)> {
     let theme = if opts.dark { &DARK } else { &LIGHT };
-    let at = &board.at;
-    let spot = |field: &str, name: &str| {
-        at.get(name).ok_or_else(|| (field.to_string(), format!("no cell named `{name}` on this board")))
-    };
-    let find = |field: &str, name: &str| spot(field, name).map(|s| (s.x, s.y));
-    for h in &opts.highlight {
+    let find = |field: &str, name: &str| board.spot(field, name).map(|s| (s.x, s.y));
+    for h in opts.highlight {
         find("highlight", h)?;
     }
     let (shape, unit) = (board.shape, board.unit);
 
-    // The picture's frame first (the board's extent is the cells'), then
-    // each part written after it, into the one buffer.
-    let mut bb = board.bb;
-    if bb[0] > bb[2] {
-        bb = [0.0, 0.0, 1.0, 1.0];
-    }
-    let pad = unit * 0.3;
-    let (vx, vy, vw, vh) = (bb[0] - pad, bb[1] - pad, bb[2] - bb[0] + 2.0 * pad, bb[3] - bb[1] + 2.0 * pad);
+    // The picture's frame: the numbers written once for the board, the
+    // size and the seat to move here.
     let width = opts.width;
-    let height = ((width as f64) * vh / vw).round().max(1.0) as u32;
-    let mut body = String::with_capacity(board.cells[0].len() + 2048 + 192 * pieces.len());
-    let _ = write!(
-        body,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="{vx:.3} {vy:.3} {vw:.3} {vh:.3}" data-game="{}" data-variant="{}">"#,
-        esc(&desc.game),
-        esc(&desc.variant)
-    );
-    let _ = write!(body, r#"<title>{} ({}), {} to move</title>"#, esc(&desc.name), esc(&desc.variant), esc(to_move));
-    let _ = write!(
-        body,
-        r#"<defs><marker id="arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M0,0L10,5L0,10Z" fill="{}"/></marker></defs>"#,
-        theme.arrow
-    );
-    let _ =
-        write!(body, r#"<rect x="{vx:.3}" y="{vy:.3}" width="{vw:.3}" height="{vh:.3}" fill="{}"/>"#, theme.background);
-    // Cells.
-    body.push_str(&board.cells[usize::from(opts.dark)]);
+    let height = ((width as f64) * board.view.1 / board.view.0).round().max(1.0) as u32;
+    let mut head = String::with_capacity(128 + board.frame.len() + board.backdrop[0].len());
+    let _ = write!(head, r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"#);
+    head.push_str(&board.frame);
+    esc_into(&mut head, to_move);
+    head.push_str(" to move</title>");
+    head.push_str(&board.backdrop[usize::from(opts.dark)]);
     // Highlights.
+    let mut middle = String::new();
     if !opts.highlight.is_empty() {
-        let _ = write!(body, r#"<g class="highlights" fill="{}" fill-opacity="0.45" stroke="none">"#, theme.highlight);
-        for h in &opts.highlight {
+        let _ =
+            write!(middle, r#"<g class="highlights" fill="{}" fill-opacity="0.45" stroke="none">"#, theme.highlight);
+        for h in opts.highlight {
             let (x, y) = find("highlight", h)?;
             let (d, _) = outline(shape, x, y);
-            let _ = write!(body, r#"<path class="highlight" data-cell="{}" d="{}"/>"#, esc(h), d);
+            let _ = write!(middle, r#"<path class="highlight" data-cell="{}" d="{}"/>"#, esc(h), d);
         }
-        body.push_str("</g>");
+        middle.push_str("</g>");
     }
-    // Cell names.
-    if opts.cell_names {
-        body.push_str(&board.names[usize::from(opts.dark)]);
-    }
-    // Pieces: each cell's centre and the radii as written once (no number
-    // formatted a piece), the names escaped in place.
-    let seats: Vec<&str> = desc.players.iter().map(|p| p.name.as_str()).collect();
+    // Pieces: each cell's opening tag and centre as written once for the
+    // board, and what follows from the piece's owner and kind written once
+    // a call ([`PieceStyle`]), so a piece is four copies (no number
+    // formatted, no name escaped).
     let radius = unit * 0.36;
-    body.push_str(&board.pieces_open);
+    let mut tail = String::with_capacity(board.pieces_open.len() + 192 * pieces.len() + 16);
+    tail.push_str(&board.pieces_open);
+    let mut styles: Vec<Arc<PieceStyle>> = Vec::new();
     for p in pieces {
-        let at = spot("state.pieces", p.cell)?;
-        let (fill, stroke) = piece_colours(p.owner, seats.iter().position(|s| *s == p.owner));
-        for (text, name) in
-            [(r#"<g class="piece" data-cell=""#, p.cell), (r#"" data-owner=""#, p.owner), (r#"" data-kind=""#, p.kind)]
-        {
-            body.push_str(text);
-            esc_into(&mut body, name);
-        }
-        for part in
-            [r#""><circle "#, &at.xy, r#" r=""#, &board.piece_r, r#"" fill=""#, fill, r#"" stroke=""#, stroke, r#""/>"#]
-        {
-            body.push_str(part);
-        }
+        let at = match p.index.and_then(|i| board.spots.get(i)) {
+            Some(at) => at,
+            None => board.spot("state.pieces", p.cell)?,
+        };
+        let style = match styles.iter().position(|s| s.owner == p.owner && s.kind == p.kind) {
+            Some(i) => &styles[i],
+            None => {
+                styles.push(board.style(p.owner, p.kind));
+                &styles[styles.len() - 1]
+            }
+        };
+        tail.push_str(&at.open);
+        tail.push_str(&style.middle);
+        tail.push_str(&at.xy);
+        tail.push_str(&style.end);
         if p.kind == "king" {
             // A crown: a smaller ring inside the piece.
-            for part in ["<circle ", &at.xy, r#" r=""#, &board.crown_r, r#"" fill="none" stroke=""#, stroke, r#""/>"#] {
-                body.push_str(part);
-            }
+            tail.push_str(&at.xy);
+            tail.push_str(&style.crown);
         }
-        body.push_str("</g>");
     }
-    body.push_str("</g>");
+    tail.push_str("</g>");
     // The last move: its path, and its captures crossed out.
-    if let Some(m) = &opts.last_move {
+    if let Some(m) = opts.last_move {
         let mut path: Vec<&str> = m.path.iter().map(String::as_str).collect();
         if path.is_empty() && !m.from_cell.is_empty() && !m.to_cell.is_empty() {
             path = vec![m.from_cell.as_str(), m.to_cell.as_str()];
@@ -428,7 +536,7 @@ pub fn render_on<'a>(
         if points.len() >= 2 {
             let pts: Vec<String> = points.iter().map(|(x, y)| format!("{x:.3},{y:.3}")).collect();
             let _ = write!(
-                body,
+                tail,
                 r#"<g class="last-move" pointer-events="none"><polyline points="{}" fill="none" stroke="{}" stroke-width="{w:.3}" stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.85" marker-end="url(#arrow)"/></g>"#,
                 pts.join(" "),
                 theme.arrow
@@ -436,7 +544,7 @@ pub fn render_on<'a>(
         } else if let Some(to) = (!m.to_cell.is_empty()).then_some(m.to_cell.as_str()).or(path.first().copied()) {
             let (x, y) = find("last_move.to", to)?;
             let _ = write!(
-                body,
+                tail,
                 r#"<circle class="last-move" cx="{x:.3}" cy="{y:.3}" r="{:.3}" fill="none" stroke="{}" stroke-width="{w:.3}" pointer-events="none"/>"#,
                 radius * 1.15,
                 theme.arrow
@@ -446,7 +554,7 @@ pub fn render_on<'a>(
         for c in &m.captured {
             let (x, y) = find("last_move.captured", c)?;
             let _ = write!(
-                body,
+                tail,
                 r#"<path class="captured" data-cell="{}" d="M{:.3},{:.3}L{:.3},{:.3}M{:.3},{:.3}L{:.3},{:.3}" stroke="{}" stroke-width="{w:.3}" stroke-linecap="round" pointer-events="none"/>"#,
                 esc(c),
                 x - k,
@@ -461,13 +569,21 @@ pub fn render_on<'a>(
             );
         }
     }
-
-    body.push_str("</svg>\n");
-    Ok(Picture { svg: body, width, height })
+    tail.push_str("</svg>\n");
+    Ok(Drawing {
+        board: Arc::clone(board),
+        theme: usize::from(opts.dark),
+        cell_names: opts.cell_names,
+        head,
+        middle,
+        tail,
+        width,
+        height,
+    })
 }
 
 /// Reads the drawing options of a request; errors name the field.
-pub fn options(r: &pb::RenderBoardRequest) -> Result<Options, (String, String)> {
+pub fn options(r: &pb::RenderBoardRequest) -> Result<Options<'_>, (String, String)> {
     let dark = match r.theme.as_str() {
         "" | "light" => false,
         "dark" => true,
@@ -483,13 +599,7 @@ pub fn options(r: &pb::RenderBoardRequest) -> Result<Options, (String, String)> 
             ))
         }
     };
-    Ok(Options {
-        last_move: r.last_move.clone(),
-        highlight: r.highlight.clone(),
-        dark,
-        width,
-        cell_names: r.cell_names,
-    })
+    Ok(Options { last_move: r.last_move.as_ref(), highlight: &r.highlight, dark, width, cell_names: r.cell_names })
 }
 
 #[cfg(test)]
@@ -505,7 +615,7 @@ mod tests {
         for game in Registry::new().all() {
             let desc = crate::convert::description(game);
             let state = crate::convert::state(game, &game.start());
-            let board = Board::new(&desc);
+            let board = Arc::new(Board::new(&desc));
             let cells: Vec<String> = desc.board.as_ref().unwrap().cells.iter().map(|c| c.name.clone()).collect();
             let last_move = pb::Move {
                 from_cell: cells[0].clone(),
@@ -520,17 +630,25 @@ mod tests {
                             dark,
                             cell_names,
                             width: DEFAULT_WIDTH,
-                            highlight: if extras { cells[..2].to_vec() } else { vec![] },
-                            last_move: extras.then(|| last_move.clone()),
+                            highlight: if extras { &cells[..2] } else { &[] },
+                            last_move: extras.then_some(&last_move),
                         };
-                        let pieces =
-                            state.pieces.iter().map(|p| Piece { cell: &p.cell, owner: &p.owner, kind: &p.kind });
-                        let kept = render_on(&desc, &board, &state.to_move, pieces, &opts).unwrap();
+                        // The pieces by their cells' indices, as the lean
+                        // path gives them.
+                        let pieces = state.pieces.iter().map(|p| Piece {
+                            cell: &p.cell,
+                            index: cells.iter().position(|c| *c == p.cell),
+                            owner: &p.owner,
+                            kind: &p.kind,
+                        });
+                        let kept = render_on(&board, &state.to_move, pieces, &opts).unwrap();
                         let fresh = render(&desc, &state, &opts).unwrap();
-                        assert_eq!(kept.svg, fresh.svg, "{} {}", desc.game, desc.variant);
+                        let svg = kept.svg();
+                        assert_eq!(svg, fresh.svg(), "{} {}", desc.game, desc.variant);
+                        assert_eq!(svg.len(), kept.svg_len());
                         assert_eq!((kept.width, kept.height), (fresh.width, fresh.height));
                         for p in &state.pieces {
-                            assert!(kept.svg.contains(&format!(r#"class="piece" data-cell="{}""#, p.cell)));
+                            assert!(svg.contains(&format!(r#"class="piece" data-cell="{}""#, p.cell)));
                         }
                     }
                 }

@@ -92,8 +92,8 @@ struct GameStatics {
     /// DescribeGame's reply, encoded: the lean path's, shared (a reference
     /// count a call).
     reply: bytes::Bytes,
-    /// The board's cells drawn, for RenderBoard.
-    board: crate::render::Board,
+    /// The board's cells drawn, for RenderBoard (each picture holds it).
+    board: Arc<crate::render::Board>,
 }
 
 impl RulesService {
@@ -207,15 +207,19 @@ impl RulesService {
         game: &dyn AnyGame,
         state: &pb::GameState,
         r: &pb::RenderBoardRequest,
-    ) -> Result<(StateView, crate::render::Picture), Status> {
+    ) -> Result<(StateView, crate::render::Drawing), Status> {
         let opts = crate::render::options(r).map_err(|(f, m)| errors::bad_argument(&f, m))?;
         let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
         let view = game.load(record).map_err(rules(Origin::State(state)))?;
         let d = game.description();
         let statics = self.statics(game);
-        let pieces =
-            view.pieces.iter().map(|p| crate::render::Piece { cell: d.cell_name(p.cell), owner: p.key, kind: p.kind });
-        let p = crate::render::render_on(&statics.description, &statics.board, view.to_move_name(), pieces, &opts)
+        let pieces = view.pieces.iter().map(|p| crate::render::Piece {
+            cell: d.cell_name(p.cell),
+            index: Some(usize::from(p.cell)),
+            owner: p.key,
+            kind: p.kind,
+        });
+        let p = crate::render::render_on(&statics.board, view.to_move_name(), pieces, &opts)
             .map_err(|(f, m)| errors::bad_argument(&f, m))?;
         Ok((view, p))
     }
@@ -225,14 +229,14 @@ impl RulesService {
     async fn render_board_bytes(
         &self,
         req: Request<kept::Kept<pb::RenderBoardRequest>>,
-    ) -> Result<Response<Vec<u8>>, Status> {
+    ) -> Result<Response<wire::PictureReply>, Status> {
         self.on_state(
             "RenderBoard",
             req,
             |r| &r.state,
             |game, state, r| {
                 let (view, p) = self.rendered(game, state, r)?;
-                Ok(wire::render_board(game, &view, &p))
+                Ok(wire::render_board(game, &view, p, r))
             },
         )
         .await
@@ -268,7 +272,7 @@ impl RulesService {
             .or_insert_with(|| {
                 let description = convert::description(game);
                 let reply = pb::DescribeGameResponse { description: Some(description.clone()) }.encode_to_vec().into();
-                let board = crate::render::Board::new(&description);
+                let board = Arc::new(crate::render::Board::new(&description));
                 Arc::new(GameStatics { description, reply, board })
             })
             .clone()
@@ -825,8 +829,8 @@ impl Rules for RulesService {
             |r| &r.state,
             |game, state, r| {
                 let (view, p) = self.rendered(game, state, r)?;
-                let state = convert::state(game, &view);
-                Ok(pb::RenderBoardResponse { svg: p.svg, width: p.width, height: p.height, state: Some(state) })
+                let state = convert::state_in(game, &view, r.state_form, r.view);
+                Ok(pb::RenderBoardResponse { svg: p.svg(), width: p.width, height: p.height, state: Some(state) })
             },
         )
         .await

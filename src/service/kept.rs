@@ -78,7 +78,7 @@ reusable!(
     GenerateMovesRequest { chosen_cells, view, state_form },
     ApplyMoveRequest { r#move, include_next_moves, view, state_form },
     EvaluateRequest { view, state_form },
-    RenderBoardRequest { last_move, highlight, theme, width, cell_names }
+    RenderBoardRequest { last_move, highlight, theme, width, cell_names, view, state_form }
 );
 
 /// A decoded request; its box goes back to the thread that drops it.
@@ -214,6 +214,8 @@ mod tests {
                     theme: "dark".into(),
                     width: 800,
                     cell_names: true,
+                    view: 2,
+                    state_form: 3,
                 }
                 .encode_to_vec(),
             );

@@ -26,7 +26,7 @@ use std::marker::PhantomData;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::{Request, Response, Status};
 
 /// The rules service with the lean path in front of the generated server.
@@ -80,21 +80,40 @@ impl<U: Reusable> LeanRequest for Kept<U> {
     }
 }
 
-/// Decodes a request `T` and passes the reply's bytes through.
-struct LeanCodec<T>(PhantomData<T>);
+/// Decodes a request `T` and passes the reply's bytes through, into a
+/// buffer of `reply_buffer` bytes to begin with.
+struct LeanCodec<T> {
+    reply_buffer: usize,
+    _request: PhantomData<T>,
+}
 
-impl<T> Default for LeanCodec<T> {
-    fn default() -> Self {
-        LeanCodec(PhantomData)
+/// tonic's first encoding buffer (`BufferSettings`' default): enough for
+/// every reply but a picture's and a description's.
+const REPLY_BUFFER: usize = 8 * 1024;
+/// RenderBoard's and DescribeGame's first encoding buffer: a picture is
+/// 10–23 KB at the default options, a description 11–32 KB. Grown from
+/// 8 KiB, the buffer was copied to a new one on most calls (issue #25:
+/// about 9 k instructions of a RenderBoard).
+const LARGE_REPLY_BUFFER: usize = 40 * 1024;
+/// When tonic hands a stream's buffer on: its default (a unary reply is
+/// one message, handed on whole).
+const YIELD_THRESHOLD: usize = 32 * 1024;
+
+impl<T> LeanCodec<T> {
+    fn new(reply_buffer: usize) -> Self {
+        LeanCodec { reply_buffer, _request: PhantomData }
     }
 }
 
 /// A lean reply's bytes: written for this call (a buffer a list's reply
-/// hands on to the next, [`wire::keep_reply`]), or shared, encoded once
-/// (ListGames, DescribeGame: a reference count, not a copy of up to 32 KB).
+/// hands on to the next, [`wire::keep_reply`]), shared, encoded once
+/// (ListGames, DescribeGame: a reference count, not a copy of up to 32 KB),
+/// or a picture's parts written into the reply as they are
+/// ([`wire::PictureReply`]).
 pub(crate) enum Reply {
     Written(Vec<u8>),
     Shared(Bytes),
+    Picture(Box<wire::PictureReply>),
 }
 
 impl<T: LeanRequest> Codec for LeanCodec<T> {
@@ -104,15 +123,17 @@ impl<T: LeanRequest> Codec for LeanCodec<T> {
     type Decoder = LeanCodec<T>;
 
     fn encoder(&mut self) -> ReplyBytes {
-        ReplyBytes
+        ReplyBytes { buffer: self.reply_buffer }
     }
 
     fn decoder(&mut self) -> Self::Decoder {
-        LeanCodec::default()
+        LeanCodec::new(self.reply_buffer)
     }
 }
 
-struct ReplyBytes;
+struct ReplyBytes {
+    buffer: usize,
+}
 
 impl Encoder for ReplyBytes {
     type Item = Reply;
@@ -126,8 +147,16 @@ impl Encoder for ReplyBytes {
                 wire::keep_reply(item, super::LIST_REPLY);
             }
             Reply::Shared(item) => dst.put_slice(&item),
+            Reply::Picture(item) => {
+                dst.reserve(item.encoded_len());
+                item.write_to(dst);
+            }
         }
         Ok(())
+    }
+
+    fn buffer_settings(&self) -> BufferSettings {
+        BufferSettings::new(self.buffer, YIELD_THRESHOLD)
     }
 }
 
@@ -208,7 +237,7 @@ impl tonic::server::UnaryService<Kept<pb::RenderBoardRequest>> for Unary<pb::Ren
 
     fn call(&mut self, req: Request<Kept<pb::RenderBoardRequest>>) -> Self::Future {
         let rules = self.rules.clone();
-        Box::pin(async move { rules.render_board_bytes(req).await.map(|r| r.map(Reply::Written)) })
+        Box::pin(async move { rules.render_board_bytes(req).await.map(|r| r.map(|p| Reply::Picture(Box::new(p)))) })
     }
 }
 
@@ -300,17 +329,22 @@ where
         let limits = (Some(self.max_request_bytes), Some(self.max_reply_bytes));
         Box::pin(async move {
             macro_rules! unary {
-                ($req:ty, $decoded:ty) => {{
-                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$decoded>::default())
+                ($req:ty, $decoded:ty) => {
+                    unary!($req, $decoded, REPLY_BUFFER)
+                };
+                ($req:ty, $decoded:ty, $buffer:expr) => {{
+                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$decoded>::new($buffer))
                         .apply_max_message_size_config(limits.0, limits.1);
                     grpc.unary(Unary::<$req> { rules, _request: PhantomData }, req).await
                 }};
             }
             Ok(match method {
                 Method::ListGames => unary!(pb::ListGamesRequest, Box<pb::ListGamesRequest>),
-                Method::DescribeGame => unary!(pb::DescribeGameRequest, Box<pb::DescribeGameRequest>),
+                Method::DescribeGame => {
+                    unary!(pb::DescribeGameRequest, Box<pb::DescribeGameRequest>, LARGE_REPLY_BUFFER)
+                }
                 Method::NewGame => unary!(pb::NewGameRequest, Box<pb::NewGameRequest>),
-                Method::RenderBoard => unary!(pb::RenderBoardRequest, Kept<pb::RenderBoardRequest>),
+                Method::RenderBoard => unary!(pb::RenderBoardRequest, Kept<pb::RenderBoardRequest>, LARGE_REPLY_BUFFER),
                 Method::GenerateMoves => unary!(pb::GenerateMovesRequest, Kept<pb::GenerateMovesRequest>),
                 Method::ApplyMove => unary!(pb::ApplyMoveRequest, Kept<pb::ApplyMoveRequest>),
                 Method::Evaluate => unary!(pb::EvaluateRequest, Kept<pb::EvaluateRequest>),

@@ -930,15 +930,60 @@ pub fn state(w: &mut Wire, game: &dyn AnyGame, v: &StateView, form: i32, view: i
     }
 }
 
-/// A `RenderBoardResponse`: the picture, its size, and the state in both
-/// forms and the full view (as `convert::state` builds it).
-pub fn render_board(game: &dyn AnyGame, v: &StateView, picture: &crate::render::Picture) -> Vec<u8> {
-    let mut w = Wire::with_capacity(picture.svg.len() + 2048);
-    w.string(1, &picture.svg);
-    w.uint(2, u64::from(picture.width));
-    w.uint(3, u64::from(picture.height));
-    w.state(4, game, v, pb::StateForm::Both as i32, pb::ReplyView::Full as i32);
-    w.buf
+/// A `RenderBoardResponse` to be written: the picture's parts, copied
+/// into the reply as they are (most of a picture is the board's cells,
+/// drawn once for every picture of the board), then its size and the
+/// state, written here.
+pub struct PictureReply {
+    drawing: crate::render::Drawing,
+    /// The fields after the picture: its width and height, and the state.
+    rest: Vec<u8>,
+}
+
+impl PictureReply {
+    /// The reply's length in bytes.
+    pub fn encoded_len(&self) -> usize {
+        let svg = self.drawing.svg_len();
+        1 + varint_len(svg as u64) + svg + self.rest.len()
+    }
+
+    /// Writes the reply: the SVG (field 1) part by part, then the rest.
+    pub fn write_to(&self, out: &mut impl bytes::BufMut) {
+        // The key and the length: at most eleven bytes, on the stack.
+        let (mut head, mut n, mut len) = ([0u8; 11], 1, self.drawing.svg_len() as u64);
+        head[0] = (1 << 3 | LEN) as u8;
+        while len >= 0x80 {
+            head[n] = len as u8 | 0x80;
+            len >>= 7;
+            n += 1;
+        }
+        head[n] = len as u8;
+        out.put_slice(&head[..=n]);
+        for part in self.drawing.parts() {
+            out.put_slice(part.as_bytes());
+        }
+        out.put_slice(&self.rest);
+    }
+}
+
+/// The length of `v` as a varint.
+fn varint_len(v: u64) -> usize {
+    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+/// A `RenderBoardResponse`: the picture, its size, and the state in the
+/// form and view the request asked for.
+pub fn render_board(
+    game: &dyn AnyGame,
+    v: &StateView,
+    drawing: crate::render::Drawing,
+    r: &pb::RenderBoardRequest,
+) -> PictureReply {
+    let mut w = Wire::with_capacity(1024);
+    w.uint(2, u64::from(drawing.width));
+    w.uint(3, u64::from(drawing.height));
+    w.state(4, game, v, r.state_form, r.view);
+    PictureReply { drawing, rest: w.buf }
 }
 
 /// A `GenerateMovesResponse`.
@@ -1272,6 +1317,14 @@ mod tests {
                         theme: "dark".into(),
                         width: 640,
                         cell_names: true,
+                        view: pb::ReplyView::Full as i32,
+                        state_form: pb::StateForm::Both as i32,
+                    },
+                    pb::RenderBoardRequest {
+                        state: Some(state.clone()),
+                        view: pb::ReplyView::Basic as i32,
+                        state_form: pb::StateForm::Structured as i32,
+                        ..Default::default()
                     },
                     pb::RenderBoardRequest { state: Some(state.clone()), theme: "neon".into(), ..Default::default() },
                     pb::RenderBoardRequest {
@@ -1286,7 +1339,16 @@ mod tests {
                 ];
                 for r in asks {
                     let kept = super::super::kept::decode::<pb::RenderBoardRequest>(&r.encode_to_vec()[..]).unwrap();
-                    let lean = svc.render_board_bytes(tonic::Request::new(kept)).await;
+                    // The reply as the encoder writes it, part by part,
+                    // into a buffer of the length it says.
+                    let lean = svc.render_board_bytes(tonic::Request::new(kept)).await.map(|p| {
+                        p.map(|p| {
+                            let mut out = Vec::new();
+                            p.write_to(&mut out);
+                            assert_eq!(out.len(), p.encoded_len());
+                            out
+                        })
+                    });
                     let trait_reply = svc.render_board(tonic::Request::new(r.clone())).await;
                     compared += usize::from(same_reply(lean, trait_reply, &format!("{r:?}")));
                 }

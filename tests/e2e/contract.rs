@@ -623,6 +623,34 @@ async fn the_basic_view_and_one_state_form_make_lean_replies() {
 }
 
 #[tokio::test]
+async fn render_board_states_come_in_the_view_and_form_asked_for() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let s = crate::common::new_game(&mut c, "shoulder-to-shoulder", "").await;
+    let ask = |view: pb::ReplyView, form: pb::StateForm| pb::RenderBoardRequest {
+        state: Some(s.clone()),
+        view: view as i32,
+        state_form: form as i32,
+        ..Default::default()
+    };
+    let full = c.render_board(ask(pb::ReplyView::Full, pb::StateForm::Both)).await.unwrap().into_inner();
+    let lean = c.render_board(ask(pb::ReplyView::Basic, pb::StateForm::Text)).await.unwrap().into_inner();
+    let default =
+        c.render_board(ask(pb::ReplyView::Unspecified, pb::StateForm::Unspecified)).await.unwrap().into_inner();
+    // Like every other call's since issue #25: the basic view, as text.
+    assert_eq!(default, lean, "the default is the basic view, text");
+    // The picture does not depend on the state's form or view.
+    assert_eq!((&lean.svg, lean.width, lean.height), (&full.svg, full.width, full.height));
+    let (ls, fs) = (lean.state.unwrap(), full.state.unwrap());
+    assert!(ls.pieces.is_empty() && ls.position == fs.position && fs.pieces.len() == 36);
+    assert!(!fs.position_key.is_empty() && !fs.symmetry_key.is_empty() && fs.position_hash != 0);
+    assert!(ls.position_key.is_empty() && ls.symmetry_key.is_empty() && ls.position_hash == 0);
+    let structured = c.render_board(ask(pb::ReplyView::Basic, pb::StateForm::Structured)).await.unwrap().into_inner();
+    let ss = structured.state.unwrap();
+    assert!(ss.position.is_empty() && ss.pieces == fs.pieces);
+}
+
+#[tokio::test]
 async fn any_seat_to_move_may_resign_in_every_game() {
     let server = TestServer::start().await;
     let mut c = server.client().await;

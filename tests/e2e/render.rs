@@ -114,6 +114,7 @@ async fn last_move_captures_highlights_theme_and_size() {
             theme: "dark".into(),
             width: 800,
             cell_names: true,
+            ..Default::default()
         })
         .await
         .unwrap()
