@@ -392,7 +392,11 @@ impl Board {
             return Arc::clone(s);
         }
         let s = Arc::new(PieceStyle::new(self, owner, kind));
-        styles.push(Arc::clone(&s));
+        // A game has a few owners and kinds; the cap only bounds the
+        // memory should a caller ever name others.
+        if styles.len() < MAX_STYLES {
+            styles.push(Arc::clone(&s));
+        }
         s
     }
 
@@ -423,6 +427,9 @@ pub struct Piece<'a> {
     pub owner: &'a str,
     pub kind: &'a str,
 }
+
+/// The most piece styles a board keeps.
+const MAX_STYLES: usize = 64;
 
 /// What a piece's drawing takes from its owner and kind, written once for
 /// each owner and kind met on the board ([`Board::style`]): after the
