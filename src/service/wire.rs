@@ -1636,6 +1636,15 @@ mod tests {
         assert!(short > 5_000 && long > 1_000, "{short} paths took the short way, {long} the general one");
     }
 
+    /// A picture's length prefix is as long as prost's varint of the
+    /// length, at every boundary (a picture is 1–4 bytes of length).
+    #[test]
+    fn varint_lengths_are_prosts() {
+        for v in (0..300u64).chain([16_383, 16_384, 2_097_151, 2_097_152, u32::MAX as u64, u64::MAX]) {
+            assert_eq!(varint_len(v), prost::encoding::encoded_len_varint(v), "{v}");
+        }
+    }
+
     #[test]
     fn elements_of_every_length_are_proto_strings() {
         for tag in [1u32, 9, 15, 16, 20] {
