@@ -93,9 +93,20 @@ impl tonic::server::NamedService for EchoServer<false> {
     const NAME: &'static str = BARE_ECHO;
 }
 
-/// The message bytes, passed through both ways.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct BytesCodec;
+/// The message bytes, passed through both ways; the reply into a first
+/// buffer of `reply_buffer` bytes, as the rules method's lean path
+/// encodes it ([`crate::service::lean::reply_buffer`]).
+#[derive(Clone, Copy, Debug)]
+pub struct BytesCodec {
+    reply_buffer: usize,
+}
+
+impl BytesCodec {
+    /// The codec of the rules method `method`'s floor.
+    pub fn for_method(method: &str) -> Self {
+        BytesCodec { reply_buffer: crate::service::lean::reply_buffer(method) }
+    }
+}
 
 impl Codec for BytesCodec {
     type Encode = Bytes;
@@ -104,11 +115,11 @@ impl Codec for BytesCodec {
     type Decoder = BytesCodec;
 
     fn encoder(&mut self) -> Self::Encoder {
-        BytesCodec
+        *self
     }
 
     fn decoder(&mut self) -> Self::Decoder {
-        BytesCodec
+        *self
     }
 }
 
@@ -119,6 +130,10 @@ impl Encoder for BytesCodec {
     fn encode(&mut self, item: Bytes, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
         dst.put(item);
         Ok(())
+    }
+
+    fn buffer_settings(&self) -> tonic::codec::BufferSettings {
+        tonic::codec::BufferSettings::new(self.reply_buffer, crate::service::lean::YIELD_THRESHOLD)
     }
 }
 
@@ -228,7 +243,7 @@ where
         let max_request = inner.max_request_bytes;
         Box::pin(async move {
             let mut grpc =
-                tonic::server::Grpc::new(BytesCodec).apply_max_message_size_config(Some(max_request), Some(16 << 20));
+                tonic::server::Grpc::new(BytesCodec::for_method(METHODS[index])).apply_max_message_size_config(Some(max_request), Some(16 << 20));
             Ok(grpc.unary(Unary::<TRACED> { inner, index }, req).await)
         })
     }

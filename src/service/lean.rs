@@ -97,7 +97,17 @@ const REPLY_BUFFER: usize = 8 * 1024;
 const LARGE_REPLY_BUFFER: usize = 40 * 1024;
 /// When tonic hands a stream's buffer on: its default (a unary reply is
 /// one message, handed on whole).
-const YIELD_THRESHOLD: usize = 32 * 1024;
+pub(crate) const YIELD_THRESHOLD: usize = 32 * 1024;
+
+/// The first encoding buffer of a rules method's reply (by the method's
+/// name). The bench echo's floor of the method uses the same, so the
+/// floor copies its reply as the call does.
+pub fn reply_buffer(method: &str) -> usize {
+    match method {
+        "DescribeGame" | "RenderBoard" => LARGE_REPLY_BUFFER,
+        _ => REPLY_BUFFER,
+    }
+}
 
 impl<T> LeanCodec<T> {
     fn new(reply_buffer: usize) -> Self {
