@@ -242,8 +242,8 @@ where
         let inner = self.inner.clone();
         let max_request = inner.max_request_bytes;
         Box::pin(async move {
-            let mut grpc =
-                tonic::server::Grpc::new(BytesCodec::for_method(METHODS[index])).apply_max_message_size_config(Some(max_request), Some(16 << 20));
+            let mut grpc = tonic::server::Grpc::new(BytesCodec::for_method(METHODS[index]))
+                .apply_max_message_size_config(Some(max_request), Some(16 << 20));
             Ok(grpc.unary(Unary::<TRACED> { inner, index }, req).await)
         })
     }
