@@ -335,26 +335,23 @@ where
             "/parlour.v1.Rules/Evaluate" => Method::Evaluate,
             _ => return tower::Service::call(&mut self.server, req),
         };
+        // The method's first encoding buffer, chosen where the echo's is.
+        let buffer = reply_buffer(req.uri().path().rsplit('/').next().unwrap_or_default());
         let rules = self.rules.clone();
         let limits = (Some(self.max_request_bytes), Some(self.max_reply_bytes));
         Box::pin(async move {
             macro_rules! unary {
-                ($req:ty, $decoded:ty) => {
-                    unary!($req, $decoded, REPLY_BUFFER)
-                };
-                ($req:ty, $decoded:ty, $buffer:expr) => {{
-                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$decoded>::new($buffer))
+                ($req:ty, $decoded:ty) => {{
+                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$decoded>::new(buffer))
                         .apply_max_message_size_config(limits.0, limits.1);
                     grpc.unary(Unary::<$req> { rules, _request: PhantomData }, req).await
                 }};
             }
             Ok(match method {
                 Method::ListGames => unary!(pb::ListGamesRequest, Box<pb::ListGamesRequest>),
-                Method::DescribeGame => {
-                    unary!(pb::DescribeGameRequest, Box<pb::DescribeGameRequest>, LARGE_REPLY_BUFFER)
-                }
+                Method::DescribeGame => unary!(pb::DescribeGameRequest, Box<pb::DescribeGameRequest>),
                 Method::NewGame => unary!(pb::NewGameRequest, Box<pb::NewGameRequest>),
-                Method::RenderBoard => unary!(pb::RenderBoardRequest, Kept<pb::RenderBoardRequest>, LARGE_REPLY_BUFFER),
+                Method::RenderBoard => unary!(pb::RenderBoardRequest, Kept<pb::RenderBoardRequest>),
                 Method::GenerateMoves => unary!(pb::GenerateMovesRequest, Kept<pb::GenerateMovesRequest>),
                 Method::ApplyMove => unary!(pb::ApplyMoveRequest, Kept<pb::ApplyMoveRequest>),
                 Method::Evaluate => unary!(pb::EvaluateRequest, Kept<pb::EvaluateRequest>),

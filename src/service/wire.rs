@@ -20,6 +20,7 @@ use parlour_engine::front::{MoveView, StateView};
 use parlour_engine::{
     AnyGame, Described, Description, Evaluation, MatchStanding, MoveDetails, MoveKind, Outcome, Owner, PlayerMeasures,
 };
+use prost::encoding;
 
 const VARINT: u32 = 0;
 
@@ -944,31 +945,18 @@ impl PictureReply {
     /// The reply's length in bytes.
     pub fn encoded_len(&self) -> usize {
         let svg = self.drawing.svg_len();
-        1 + varint_len(svg as u64) + svg + self.rest.len()
+        encoding::key_len(1) + encoding::encoded_len_varint(svg as u64) + svg + self.rest.len()
     }
 
     /// Writes the reply: the SVG (field 1) part by part, then the rest.
     pub fn write_to(&self, out: &mut impl bytes::BufMut) {
-        // The key and the length: at most eleven bytes, on the stack.
-        let (mut head, mut n, mut len) = ([0u8; 11], 1, self.drawing.svg_len() as u64);
-        head[0] = (1 << 3 | LEN) as u8;
-        while len >= 0x80 {
-            head[n] = len as u8 | 0x80;
-            len >>= 7;
-            n += 1;
-        }
-        head[n] = len as u8;
-        out.put_slice(&head[..=n]);
+        encoding::encode_key(1, encoding::WireType::LengthDelimited, out);
+        encoding::encode_varint(self.drawing.svg_len() as u64, out);
         for part in self.drawing.parts() {
             out.put_slice(part.as_bytes());
         }
         out.put_slice(&self.rest);
     }
-}
-
-/// The length of `v` as a varint.
-fn varint_len(v: u64) -> usize {
-    (64 - (v | 1).leading_zeros() as usize).div_ceil(7)
 }
 
 /// A `RenderBoardResponse`: the picture, its size, and the state in the
@@ -1634,15 +1622,6 @@ mod tests {
             assert!(one.buf == all, "{}: one wire for all the moves", d.id);
         }
         assert!(short > 5_000 && long > 1_000, "{short} paths took the short way, {long} the general one");
-    }
-
-    /// A picture's length prefix is as long as prost's varint of the
-    /// length, at every boundary (a picture is 1–4 bytes of length).
-    #[test]
-    fn varint_lengths_are_prosts() {
-        for v in (0..300u64).chain([16_383, 16_384, 2_097_151, 2_097_152, u32::MAX as u64, u64::MAX]) {
-            assert_eq!(varint_len(v), prost::encoding::encoded_len_varint(v), "{v}");
-        }
     }
 
     #[test]
