@@ -28,6 +28,7 @@
 
 use crate::calls::{traced, Call};
 use crate::pb::{self, rules_server::Rules};
+use crate::service::lean::ReplyRoute;
 use crate::service::RulesService;
 use bytes::{Buf, BufMut, Bytes};
 use prost::Message;
@@ -93,18 +94,17 @@ impl tonic::server::NamedService for EchoServer<false> {
     const NAME: &'static str = BARE_ECHO;
 }
 
-/// The message bytes, passed through both ways; the reply into a first
-/// buffer of `reply_buffer` bytes, as the rules method's lean path
-/// encodes it ([`crate::service::lean::reply_buffer`]).
-#[derive(Clone, Copy, Debug)]
+/// The message bytes, passed through both ways; the reply routed as the
+/// rules method's lean path routes it ([`ReplyRoute`]).
+#[derive(Clone, Default)]
 pub struct BytesCodec {
-    reply_buffer: usize,
+    route: ReplyRoute,
 }
 
 impl BytesCodec {
     /// The codec of the rules method `method`'s floor.
     pub fn for_method(method: &str) -> Self {
-        BytesCodec { reply_buffer: crate::service::lean::reply_buffer(method) }
+        BytesCodec { route: ReplyRoute::for_method(method) }
     }
 }
 
@@ -115,11 +115,11 @@ impl Codec for BytesCodec {
     type Decoder = BytesCodec;
 
     fn encoder(&mut self) -> Self::Encoder {
-        *self
+        self.clone()
     }
 
     fn decoder(&mut self) -> Self::Decoder {
-        *self
+        self.clone()
     }
 }
 
@@ -133,7 +133,7 @@ impl Encoder for BytesCodec {
     }
 
     fn buffer_settings(&self) -> tonic::codec::BufferSettings {
-        tonic::codec::BufferSettings::new(self.reply_buffer, crate::service::lean::YIELD_THRESHOLD)
+        self.route.settings()
     }
 }
 
@@ -147,7 +147,8 @@ impl Decoder for BytesCodec {
 }
 
 /// The real reply of `method` to `body`: decoded, answered by the rules
-/// service and encoded, as a rules call would be.
+/// service and encoded, as a rules call would be; kept behind its gRPC
+/// header ([`crate::service::lean::framed`]), as a shared route sends it.
 async fn real_reply(rules: &RulesService, method: &str, body: &[u8]) -> Result<Bytes, Status> {
     fn bad(e: prost::DecodeError) -> Status {
         Status::invalid_argument(format!("the echo could not decode the request: {e}"))
@@ -168,11 +169,12 @@ async fn real_reply(rules: &RulesService, method: &str, body: &[u8]) -> Result<B
         "RenderBoard" => answer!(render_board, pb::RenderBoardRequest),
         _ => return Err(Status::unimplemented(format!("the echo has no method {method}"))),
     };
-    Ok(Bytes::from(bytes))
+    Ok(crate::service::lean::framed(&bytes))
 }
 
 impl Inner {
-    /// The kept reply to `body`, or the real one (kept when there is room).
+    /// The kept reply to `body`, or the real one (kept when there is room),
+    /// behind its gRPC header.
     async fn reply(&self, index: usize, body: Bytes) -> Result<Bytes, Status> {
         let table = &self.replies[index];
         if let Some(r) = table.read().unwrap_or_else(|e| e.into_inner()).get(&body) {
@@ -193,6 +195,21 @@ impl Inner {
 struct Unary<const TRACED: bool> {
     inner: Arc<Inner>,
     index: usize,
+    route: ReplyRoute,
+}
+
+impl<const TRACED: bool> Unary<TRACED> {
+    /// The reply (kept behind its gRPC header) as tonic is to encode it:
+    /// routed as the rules method's (a shared reply goes beside the
+    /// encoder, which gets nothing).
+    fn routed(route: &ReplyRoute, framed: Bytes) -> Response<Bytes> {
+        if route.share(&framed) {
+            return Response::new(Bytes::new());
+        }
+        let reply = framed.slice(tonic::codec::HEADER_SIZE..);
+        route.fit(reply.len());
+        Response::new(reply)
+    }
 }
 
 impl<const TRACED: bool> tonic::server::UnaryService<Bytes> for Unary<TRACED> {
@@ -200,10 +217,11 @@ impl<const TRACED: bool> tonic::server::UnaryService<Bytes> for Unary<TRACED> {
     type Future = Pin<Box<dyn std::future::Future<Output = Result<Response<Bytes>, Status>> + Send>>;
 
     fn call(&mut self, req: Request<Bytes>) -> Self::Future {
-        let (inner, index) = (self.inner.clone(), self.index);
+        let (inner, index, route) = (self.inner.clone(), self.index, self.route.clone());
         Box::pin(async move {
             if !TRACED {
-                return inner.reply(index, req.into_inner()).await.map(Response::new);
+                let reply = inner.reply(index, req.into_inner()).await?;
+                return Ok(Self::routed(&route, reply));
             }
             let call = Call { service: ECHO, ..Call::new(METHODS[index], &req, "", "") };
             traced(call, async {
@@ -213,7 +231,8 @@ impl<const TRACED: bool> tonic::server::UnaryService<Bytes> for Unary<TRACED> {
                         inner.max_concurrent
                     ))
                 })?;
-                inner.reply(index, req.into_inner()).await.map(Response::new)
+                let reply = inner.reply(index, req.into_inner()).await?;
+                Ok(Self::routed(&route, reply))
             })
             .await
         })
@@ -242,9 +261,13 @@ where
         let inner = self.inner.clone();
         let max_request = inner.max_request_bytes;
         Box::pin(async move {
-            let mut grpc = tonic::server::Grpc::new(BytesCodec::for_method(METHODS[index]))
-                .apply_max_message_size_config(Some(max_request), Some(16 << 20));
-            Ok(grpc.unary(Unary::<TRACED> { inner, index }, req).await)
+            let codec = BytesCodec::for_method(METHODS[index]);
+            let route = codec.route.clone();
+            let max_reply = 16 << 20;
+            let mut grpc =
+                tonic::server::Grpc::new(codec).apply_max_message_size_config(Some(max_request), Some(max_reply));
+            let response = grpc.unary(Unary::<TRACED> { inner, index, route: route.clone() }, req).await;
+            Ok(route.finish(response, max_reply))
         })
     }
 }

@@ -74,7 +74,8 @@ pub struct RulesService {
     /// ListGames' answer, built once (it never changes while the server
     /// runs; building it looks every variant up in the registry).
     games: Arc<std::sync::OnceLock<pb::ListGamesResponse>>,
-    /// The same, encoded once: the lean path's reply ([`lean`]).
+    /// The same, encoded once behind its gRPC header: the lean path's
+    /// reply ([`lean::framed`]).
     games_bytes: Arc<std::sync::OnceLock<bytes::Bytes>>,
 }
 
@@ -89,8 +90,8 @@ type Statics = Arc<std::sync::Mutex<std::collections::HashMap<(&'static str, &'s
 /// board's cells cost RenderBoard 27 to 54.
 struct GameStatics {
     description: pb::GameDescription,
-    /// DescribeGame's reply, encoded: the lean path's, shared (a reference
-    /// count a call).
+    /// DescribeGame's reply, encoded behind its gRPC header: the lean
+    /// path's, shared (a reference count a call, [`lean::ReplyRoute`]).
     reply: bytes::Bytes,
     /// The board's cells drawn, for RenderBoard (each picture holds it).
     board: Arc<crate::render::Board>,
@@ -125,7 +126,7 @@ impl RulesService {
     async fn list_games_bytes<R>(&self, req: Request<R>) -> Result<Response<bytes::Bytes>, Status> {
         traced(Call::new("ListGames", &req, "", ""), async {
             use prost::Message;
-            Ok(Response::new(self.games_bytes.get_or_init(|| self.games().encode_to_vec().into()).clone()))
+            Ok(Response::new(self.games_bytes.get_or_init(|| lean::framed(&self.games().encode_to_vec())).clone()))
         })
         .await
     }
@@ -271,7 +272,8 @@ impl RulesService {
             .entry((d.id, d.variant))
             .or_insert_with(|| {
                 let description = convert::description(game);
-                let reply = pb::DescribeGameResponse { description: Some(description.clone()) }.encode_to_vec().into();
+                let reply =
+                    lean::framed(&pb::DescribeGameResponse { description: Some(description.clone()) }.encode_to_vec());
                 let board = Arc::new(crate::render::Board::new(&description));
                 Arc::new(GameStatics { description, reply, board })
             })

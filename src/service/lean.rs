@@ -24,7 +24,8 @@ use bytes::{Buf, BufMut, Bytes};
 use std::convert::Infallible;
 use std::marker::PhantomData;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 use tonic::{Request, Response, Status};
@@ -80,49 +81,163 @@ impl<U: Reusable> LeanRequest for Kept<U> {
     }
 }
 
-/// Decodes a request `T` and passes the reply's bytes through, into a
-/// buffer of `reply_buffer` bytes to begin with.
+/// Decodes a request `T` and passes the reply's bytes through, routed by
+/// [`ReplyRoute`].
 struct LeanCodec<T> {
-    reply_buffer: usize,
+    route: ReplyRoute,
     _request: PhantomData<T>,
 }
 
 /// tonic's first encoding buffer (`BufferSettings`' default): enough for
 /// every reply but a picture's and a description's.
 const REPLY_BUFFER: usize = 8 * 1024;
-/// RenderBoard's and DescribeGame's first encoding buffer: a picture is
-/// 10–23 KB at the default options, a description 11–32 KB. Grown from
-/// 8 KiB, the buffer was copied to a new one on most calls (issue #25:
-/// about 9 k instructions of a RenderBoard).
-const LARGE_REPLY_BUFFER: usize = 40 * 1024;
 /// When tonic hands a stream's buffer on: its default (a unary reply is
 /// one message, handed on whole).
 pub(crate) const YIELD_THRESHOLD: usize = 32 * 1024;
 
-/// The first encoding buffer of a rules method's reply (by the method's
-/// name). The bench echo's floor of the method uses the same, so the
-/// floor copies its reply as the call does.
-pub fn reply_buffer(method: &str) -> usize {
-    match method {
-        "DescribeGame" | "RenderBoard" => LARGE_REPLY_BUFFER,
-        _ => REPLY_BUFFER,
+/// How a reply reaches hyper. tonic encodes a reply into a first buffer
+/// of 8 KiB, grown (and copied) when the reply is larger; then the body
+/// hands that buffer's bytes on ([`crate::transport`] cuts them into
+/// pieces) and they live until the client has read them.
+///
+/// - **Encoded**: tonic's 8 KiB, enough for every reply but those below.
+/// - **Fitted** (RenderBoard: a picture is 10–23 KB at the default
+///   options): a first buffer of the reply's own size, told by the handler
+///   once the reply is made ([`ReplyRoute::fit`]; tonic asks the encoder
+///   for its buffer after the handler has answered). Grown from 8 KiB, the
+///   buffer was copied on most calls (issue #25: about 9 k instructions of
+///   a RenderBoard); a fixed 40 KiB saved the copies but held 40 KiB for
+///   every reply waiting for its reader.
+/// - **Shared** (ListGames, DescribeGame: the same bytes for every call of
+///   a game and variant, a description up to 32 KB): not encoded by tonic
+///   at all; the handler hands over the kept bytes ([`ReplyRoute::share`])
+///   and [`ReplyRoute::finish`] sends them as they are, behind their
+///   5-byte gRPC header, with the trailers tonic would send. No copy, and a
+///   reply that waits for its reader holds a reference, not 32 KB: 2,048
+///   unread descriptions (`transport_memory`'s long run) held 64 MiB of
+///   copies before, and peaked at 108–142 MiB against a limit of 128.
+///
+/// The bench echo's floor of a method routes its reply the same way, so
+/// the floor copies as the call does.
+#[derive(Clone, Default)]
+pub(crate) enum ReplyRoute {
+    #[default]
+    Encoded,
+    Fitted(Arc<AtomicUsize>),
+    Shared(Arc<OnceLock<Bytes>>),
+}
+
+impl ReplyRoute {
+    /// The route of a rules method's reply (by the method's name).
+    pub(crate) fn for_method(method: &str) -> Self {
+        match method {
+            "RenderBoard" => ReplyRoute::Fitted(Arc::default()),
+            "ListGames" | "DescribeGame" => ReplyRoute::Shared(Arc::default()),
+            _ => ReplyRoute::Encoded,
+        }
+    }
+
+    /// Tells a fitted route the reply's encoded length (its handler, before
+    /// it returns the reply).
+    pub(crate) fn fit(&self, reply_len: usize) {
+        if let ReplyRoute::Fitted(len) = self {
+            len.store(reply_len, Ordering::Relaxed);
+        }
+    }
+
+    /// Hands a shared route the reply's bytes, behind their gRPC header
+    /// ([`framed`]: its handler, before it returns an empty reply for tonic
+    /// to encode); true when taken, false on any other route (the caller
+    /// then has tonic encode the message, `framed[5..]`).
+    pub(crate) fn share(&self, framed: &Bytes) -> bool {
+        match self {
+            ReplyRoute::Shared(slot) => slot.set(framed.clone()).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// tonic's buffer settings for the reply: the gRPC frame's header and
+    /// the reply told, for a fitted route; the header alone for a shared
+    /// one (tonic encodes nothing there, and its body is replaced).
+    pub(crate) fn settings(&self) -> BufferSettings {
+        BufferSettings::new(self.buffer_size(), YIELD_THRESHOLD)
+    }
+
+    fn buffer_size(&self) -> usize {
+        match self {
+            ReplyRoute::Fitted(len) => match len.load(Ordering::Relaxed) {
+                0 => REPLY_BUFFER,
+                len => tonic::codec::HEADER_SIZE + len,
+            },
+            ReplyRoute::Shared(_) => tonic::codec::HEADER_SIZE,
+            ReplyRoute::Encoded => REPLY_BUFFER,
+        }
+    }
+
+    /// tonic's `response` to the call, with a shared reply's body put in:
+    /// its header, its bytes and `grpc-status: 0`, or, over `max_reply`
+    /// bytes, tonic's OUT_OF_RANGE in the trailers. A failed call (nothing
+    /// shared: tonic's trailers-only reply) and the other routes pass
+    /// through.
+    pub(crate) fn finish(
+        &self,
+        response: http::Response<tonic::body::Body>,
+        max_reply: usize,
+    ) -> http::Response<tonic::body::Body> {
+        let ReplyRoute::Shared(slot) = self else { return response };
+        let Some(reply) = slot.get() else { return response };
+        let (parts, _empty) = response.into_parts();
+        http::Response::from_parts(parts, tonic::body::Body::new(shared_body(reply.clone(), max_reply)))
     }
 }
 
+/// A message's bytes behind their gRPC header (uncompressed, the length
+/// in four bytes): what a shared route sends as it is.
+pub(crate) fn framed(message: &[u8]) -> Bytes {
+    let len = u32::try_from(message.len()).expect("a kept reply is far under 4 GiB");
+    let mut out = Vec::with_capacity(tonic::codec::HEADER_SIZE + message.len());
+    out.push(0);
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(message);
+    out.into()
+}
+
+/// The body of a shared reply: its frame, then the trailers.
+fn shared_body(framed: Bytes, max_reply: usize) -> impl http_body::Body<Data = Bytes, Error = Status> {
+    let mut frames = Vec::with_capacity(2);
+    let len = framed.len().saturating_sub(tonic::codec::HEADER_SIZE);
+    let status = if len <= max_reply {
+        frames.push(http_body::Frame::data(framed));
+        Status::ok("")
+    } else {
+        // tonic's words for a reply over the limit.
+        Status::out_of_range(format!(
+            "Error, encoded message length too large: found {len} bytes, the limit is: {max_reply} bytes"
+        ))
+    };
+    let mut trailers = http::HeaderMap::with_capacity(3);
+    // A status of our own making has no metadata a header could refuse.
+    let _ = status.add_header(&mut trailers);
+    frames.push(http_body::Frame::trailers(trailers));
+    http_body_util::StreamBody::new(tokio_stream::iter(frames.into_iter().map(Ok)))
+}
+
 impl<T> LeanCodec<T> {
-    fn new(reply_buffer: usize) -> Self {
-        LeanCodec { reply_buffer, _request: PhantomData }
+    fn new(route: ReplyRoute) -> Self {
+        LeanCodec { route, _request: PhantomData }
     }
 }
 
 /// A lean reply's bytes: written for this call (a buffer a list's reply
-/// hands on to the next, [`wire::keep_reply`]), shared, encoded once
-/// (ListGames, DescribeGame: a reference count, not a copy of up to 32 KB),
-/// or a picture's parts written into the reply as they are
-/// ([`wire::PictureReply`]).
+/// hands on to the next, [`wire::keep_reply`]), sent beside tonic's
+/// encoder (ListGames, DescribeGame: bytes encoded once and shared,
+/// [`ReplyRoute::Shared`]), or a picture's parts written into the reply as
+/// they are ([`wire::PictureReply`]).
 pub(crate) enum Reply {
     Written(Vec<u8>),
-    Shared(Bytes),
+    Beside,
+    /// Framed bytes ([`framed`]) on a route that does not share them.
+    Framed(Bytes),
     Picture(Box<wire::PictureReply>),
 }
 
@@ -133,16 +248,16 @@ impl<T: LeanRequest> Codec for LeanCodec<T> {
     type Decoder = LeanCodec<T>;
 
     fn encoder(&mut self) -> ReplyBytes {
-        ReplyBytes { buffer: self.reply_buffer }
+        ReplyBytes { settings: self.route.settings() }
     }
 
     fn decoder(&mut self) -> Self::Decoder {
-        LeanCodec::new(self.reply_buffer)
+        LeanCodec::new(self.route.clone())
     }
 }
 
 struct ReplyBytes {
-    buffer: usize,
+    settings: BufferSettings,
 }
 
 impl Encoder for ReplyBytes {
@@ -156,7 +271,8 @@ impl Encoder for ReplyBytes {
                 // A list's buffer serves the next list (`Wire::for_list`).
                 wire::keep_reply(item, super::LIST_REPLY);
             }
-            Reply::Shared(item) => dst.put_slice(&item),
+            Reply::Beside => {}
+            Reply::Framed(item) => dst.put_slice(&item[tonic::codec::HEADER_SIZE..]),
             Reply::Picture(item) => {
                 dst.reserve(item.encoded_len());
                 item.write_to(dst);
@@ -166,7 +282,7 @@ impl Encoder for ReplyBytes {
     }
 
     fn buffer_settings(&self) -> BufferSettings {
-        BufferSettings::new(self.buffer, YIELD_THRESHOLD)
+        self.settings
     }
 }
 
@@ -208,6 +324,7 @@ type BoxFuture<T> = Pin<Box<dyn std::future::Future<Output = T> + Send>>;
 
 struct Unary<U> {
     rules: Arc<RulesService>,
+    route: ReplyRoute,
     _request: PhantomData<fn() -> U>,
 }
 
@@ -216,8 +333,11 @@ impl tonic::server::UnaryService<Box<pb::ListGamesRequest>> for Unary<pb::ListGa
     type Future = BoxFuture<Result<Response<Reply>, Status>>;
 
     fn call(&mut self, req: Request<Box<pb::ListGamesRequest>>) -> Self::Future {
-        let rules = self.rules.clone();
-        Box::pin(async move { rules.list_games_bytes(req).await.map(|r| r.map(Reply::Shared)) })
+        let (rules, route) = (self.rules.clone(), self.route.clone());
+        Box::pin(async move {
+            let reply = rules.list_games_bytes(req).await?;
+            Ok(reply.map(|framed| if route.share(&framed) { Reply::Beside } else { Reply::Framed(framed) }))
+        })
     }
 }
 
@@ -226,8 +346,11 @@ impl tonic::server::UnaryService<Box<pb::DescribeGameRequest>> for Unary<pb::Des
     type Future = BoxFuture<Result<Response<Reply>, Status>>;
 
     fn call(&mut self, req: Request<Box<pb::DescribeGameRequest>>) -> Self::Future {
-        let rules = self.rules.clone();
-        Box::pin(async move { rules.describe_game_bytes(req).await.map(|r| r.map(Reply::Shared)) })
+        let (rules, route) = (self.rules.clone(), self.route.clone());
+        Box::pin(async move {
+            let reply = rules.describe_game_bytes(req).await?;
+            Ok(reply.map(|framed| if route.share(&framed) { Reply::Beside } else { Reply::Framed(framed) }))
+        })
     }
 }
 
@@ -246,8 +369,12 @@ impl tonic::server::UnaryService<Kept<pb::RenderBoardRequest>> for Unary<pb::Ren
     type Future = BoxFuture<Result<Response<Reply>, Status>>;
 
     fn call(&mut self, req: Request<Kept<pb::RenderBoardRequest>>) -> Self::Future {
-        let rules = self.rules.clone();
-        Box::pin(async move { rules.render_board_bytes(req).await.map(|r| r.map(|p| Reply::Picture(Box::new(p)))) })
+        let (rules, route) = (self.rules.clone(), self.route.clone());
+        Box::pin(async move {
+            let reply = rules.render_board_bytes(req).await?;
+            route.fit(reply.get_ref().encoded_len());
+            Ok(reply.map(|p| Reply::Picture(Box::new(p))))
+        })
     }
 }
 
@@ -335,16 +462,18 @@ where
             "/parlour.v1.Rules/Evaluate" => Method::Evaluate,
             _ => return tower::Service::call(&mut self.server, req),
         };
-        // The method's first encoding buffer, chosen where the echo's is.
-        let buffer = reply_buffer(req.uri().path().rsplit('/').next().unwrap_or_default());
+        // The reply's route, chosen where the echo's is.
+        let route = ReplyRoute::for_method(req.uri().path().rsplit('/').next().unwrap_or_default());
         let rules = self.rules.clone();
         let limits = (Some(self.max_request_bytes), Some(self.max_reply_bytes));
         Box::pin(async move {
             macro_rules! unary {
                 ($req:ty, $decoded:ty) => {{
-                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$decoded>::new(buffer))
+                    let mut grpc = tonic::server::Grpc::new(LeanCodec::<$decoded>::new(route.clone()))
                         .apply_max_message_size_config(limits.0, limits.1);
-                    grpc.unary(Unary::<$req> { rules, _request: PhantomData }, req).await
+                    let response =
+                        grpc.unary(Unary::<$req> { rules, route: route.clone(), _request: PhantomData }, req).await;
+                    route.finish(response, limits.1.unwrap_or(usize::MAX))
                 }};
             }
             Ok(match method {
@@ -357,5 +486,52 @@ where
                 Method::Evaluate => unary!(pb::EvaluateRequest, Kept<pb::EvaluateRequest>),
             })
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt;
+
+    /// A shared reply's body as a client reads it: the data, the trailers.
+    async fn read(reply: &'static [u8], max_reply: usize) -> (Vec<u8>, http::HeaderMap) {
+        let route = ReplyRoute::for_method("DescribeGame");
+        assert!(route.share(&framed(reply)));
+        let response = route.finish(http::Response::new(tonic::body::Body::empty()), max_reply);
+        let body = response.into_body().collect().await.expect("a body");
+        let trailers = body.trailers().cloned().expect("trailers");
+        (body.to_bytes().to_vec(), trailers)
+    }
+
+    #[tokio::test]
+    async fn a_shared_reply_goes_out_as_its_bytes_behind_a_grpc_header() {
+        let (data, trailers) = read(b"\x0a\x03abc", 1024).await;
+        assert_eq!(data, b"\x00\x00\x00\x00\x05\x0a\x03abc");
+        assert_eq!(trailers.get("grpc-status").unwrap(), "0");
+        assert!(trailers.get("grpc-message").is_none());
+    }
+
+    #[tokio::test]
+    async fn a_shared_reply_over_the_limit_ends_out_of_range_as_tonics_would() {
+        let (data, trailers) = read(b"\x0a\x03abc", 4).await;
+        assert!(data.is_empty());
+        assert_eq!(trailers.get("grpc-status").unwrap(), "11");
+        let message = trailers.get("grpc-message").unwrap().to_str().unwrap();
+        assert!(message.contains("found%205%20bytes"), "{message}");
+    }
+
+    #[test]
+    fn routes_by_method() {
+        assert!(matches!(ReplyRoute::for_method("ListGames"), ReplyRoute::Shared(_)));
+        assert!(matches!(ReplyRoute::for_method("RenderBoard"), ReplyRoute::Fitted(_)));
+        assert!(matches!(ReplyRoute::for_method("Evaluate"), ReplyRoute::Encoded));
+        // A fitted buffer holds the frame's header and the reply told, no more.
+        let fitted = ReplyRoute::for_method("RenderBoard");
+        assert_eq!(fitted.buffer_size(), REPLY_BUFFER);
+        fitted.fit(21_075);
+        assert_eq!(fitted.buffer_size(), 21_080);
+        // Only a shared route takes the bytes.
+        assert!(!fitted.share(&Bytes::from_static(b"x")));
     }
 }
