@@ -46,6 +46,11 @@ pub const MAX_ACTIVE_CALLS_PER_CONNECTION: usize = 8;
 /// `--max-open-streams`: calls open at once over all connections, from
 /// their headers until their reply is sent (unread replies count).
 pub const MAX_OPEN_STREAMS: usize = 2048;
+/// `--max-unsent-reply-bytes`: bytes of replies handed to the transport and
+/// not yet taken by their clients, over all connections (16 MiB: 256 calls
+/// in flight of 64 KiB each; a description is 32 KB, a picture 10–30 KB,
+/// and a client that reads takes its reply within a round trip).
+pub const MAX_UNSENT_REPLY_BYTES: usize = 16 * 1024 * 1024;
 /// `--max-health-watches`: health `Watch` streams open at once.
 pub const MAX_HEALTH_WATCHES: usize = 100;
 /// `--handshake-timeout-ms`: accept to HTTP/2 preface (TLS handshake included).
@@ -92,6 +97,7 @@ pub fn validate(c: &ServerConfig) -> Result<(), String> {
         ("--max-streams-per-connection", t.max_streams_per_connection as u128),
         ("--max-active-calls-per-connection", t.max_active_calls_per_connection as u128),
         ("--max-open-streams", t.max_open_streams as u128),
+        ("--max-unsent-reply-bytes", t.max_unsent_reply_bytes as u128),
         ("--max-health-watches", t.max_health_watches as u128),
         ("--handshake-timeout-ms", t.handshake_timeout.as_millis()),
         ("--keepalive-timeout-ms", t.keepalive_timeout.as_millis()),
@@ -122,6 +128,7 @@ fn zero_means(flag: &str) -> &'static str {
         "--max-concurrent"
         | "--max-concurrent-searches"
         | "--max-open-streams"
+        | "--max-unsent-reply-bytes"
         | "--max-connections"
         | "--max-active-calls-per-connection" => "refuse every call while health says SERVING",
         _ => "make the server useless",

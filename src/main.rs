@@ -132,6 +132,11 @@ struct ServeArgs {
     /// more are refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "PARLOUR_MAX_OPEN_STREAMS", default_value_t = defaults::MAX_OPEN_STREAMS)]
     max_open_streams: usize,
+    /// Bytes of replies not yet read by their clients, over all
+    /// connections; a reply that would go over ends with
+    /// RESOURCE_EXHAUSTED instead.
+    #[arg(long, env = "PARLOUR_MAX_UNSENT_REPLY_BYTES", default_value_t = defaults::MAX_UNSENT_REPLY_BYTES)]
+    max_unsent_reply_bytes: usize,
     /// Health Watch streams open at once; more are refused with
     /// RESOURCE_EXHAUSTED.
     #[arg(long, env = "PARLOUR_MAX_HEALTH_WATCHES", default_value_t = defaults::MAX_HEALTH_WATCHES)]
@@ -230,6 +235,7 @@ async fn run() -> anyhow::Result<()> {
                     max_streams_per_connection: a.max_streams_per_connection,
                     max_active_calls_per_connection: a.max_active_calls_per_connection,
                     max_open_streams: a.max_open_streams,
+                    max_unsent_reply_bytes: a.max_unsent_reply_bytes,
                     max_health_watches: a.max_health_watches,
                     handshake_timeout: Duration::from_millis(a.handshake_timeout_ms),
                     idle_timeout: Duration::from_millis(a.idle_timeout_ms),

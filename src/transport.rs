@@ -55,6 +55,11 @@ pub struct TransportLimits {
     /// Calls open at once over all connections, from their headers until
     /// their reply is sent; more are answered `RESOURCE_EXHAUSTED`.
     pub max_open_streams: usize,
+    /// Bytes of replies handed to the transport and not yet taken by their
+    /// clients, over all connections; a reply that would go over ends with
+    /// `RESOURCE_EXHAUSTED` instead (its bytes dropped). A reply larger
+    /// than the whole budget goes out when it has the budget to itself.
+    pub max_unsent_reply_bytes: usize,
     /// Health `Watch` streams open at once; more are answered
     /// `RESOURCE_EXHAUSTED`.
     pub max_health_watches: usize,
@@ -80,6 +85,7 @@ impl Default for TransportLimits {
             max_streams_per_connection: config::MAX_STREAMS_PER_CONNECTION,
             max_active_calls_per_connection: config::MAX_ACTIVE_CALLS_PER_CONNECTION,
             max_open_streams: config::MAX_OPEN_STREAMS,
+            max_unsent_reply_bytes: config::MAX_UNSENT_REPLY_BYTES,
             max_health_watches: config::MAX_HEALTH_WATCHES,
             handshake_timeout: Duration::from_millis(config::HANDSHAKE_TIMEOUT_MS),
             idle_timeout: Duration::from_millis(config::IDLE_TIMEOUT_MS),
@@ -530,8 +536,33 @@ pub struct CallLimitsLayer {
     grace: Duration,
     streams: Arc<Semaphore>,
     max_streams: usize,
+    unsent: Unsent,
     watches: Arc<Semaphore>,
     max_watches: usize,
+}
+
+/// The budget of reply bytes not yet taken by their clients
+/// ([`TransportLimits::max_unsent_reply_bytes`]): a permit a byte.
+#[derive(Clone)]
+struct Unsent {
+    bytes: Arc<Semaphore>,
+    max: usize,
+}
+
+impl Unsent {
+    fn new(max: usize) -> Self {
+        // tokio's semaphore holds at most `usize::MAX >> 3` permits.
+        let max = max.clamp(1, Semaphore::MAX_PERMITS);
+        Unsent { bytes: Arc::new(Semaphore::new(max)), max }
+    }
+
+    /// The permits of a reply frame of `len` bytes, or `None` when the
+    /// budget has not that much left (a frame over the whole budget asks
+    /// for all of it).
+    fn take(&self, len: usize) -> Option<OwnedSemaphorePermit> {
+        let n = u32::try_from(len.min(self.max)).unwrap_or(u32::MAX);
+        self.bytes.clone().try_acquire_many_owned(n).ok()
+    }
 }
 
 impl CallLimitsLayer {
@@ -541,6 +572,7 @@ impl CallLimitsLayer {
             grace: limits.stream_grace,
             streams: Arc::new(Semaphore::new(limits.max_open_streams)),
             max_streams: limits.max_open_streams,
+            unsent: Unsent::new(limits.max_unsent_reply_bytes),
             watches: Arc::new(Semaphore::new(limits.max_health_watches)),
             max_watches: limits.max_health_watches,
         }
@@ -685,6 +717,8 @@ where
                             grace: limits.grace,
                             stalled: true,
                             rest: None,
+                            unsent: limits.unsent,
+                            held: None,
                             guard,
                         })
                     }))
@@ -727,6 +761,10 @@ struct Bounded<B> {
     stalled: bool,
     /// The rest of a data frame larger than [`CHUNK`].
     rest: Option<Bytes>,
+    /// The budget of reply bytes not yet taken, and this reply's share of
+    /// it: the frame being handed out, until the client has taken it.
+    unsent: Unsent,
+    held: Option<OwnedSemaphorePermit>,
     guard: CallGuard,
 }
 
@@ -742,6 +780,25 @@ impl<B> Bounded<B> {
         self.stalled = true;
         self.guard.set_stalled(Some(Instant::now() + self.grace));
         Frame::data(data)
+    }
+}
+
+impl<B> Bounded<B> {
+    /// The end of a reply whose frame of `len` bytes would take the
+    /// unsent-reply budget over: `RESOURCE_EXHAUSTED` in the trailers, the
+    /// bytes dropped, the call over.
+    fn over_budget(&mut self, len: usize) -> Frame<Bytes> {
+        tracing::warn!(limit = self.unsent.max, len, "reply dropped: too many reply bytes not yet read");
+        self.status = None;
+        let status = tonic::Status::resource_exhausted(format!(
+            "the server holds {} bytes of replies its clients have not yet read; this reply ({len} bytes) was \
+             dropped; read your replies, and retry with backoff",
+            self.unsent.max
+        ));
+        let mut trailers = http::HeaderMap::new();
+        // A status of our own making has no metadata a header could refuse.
+        let _ = status.add_header(&mut trailers);
+        Frame::trailers(trailers)
     }
 }
 
@@ -775,6 +832,8 @@ where
         if let Some(rest) = this.rest.take() {
             return Poll::Ready(Some(Ok(this.piece(rest))));
         }
+        // The client took the whole frame: its bytes leave the budget.
+        this.held = None;
         if this.status.is_none() {
             return Poll::Ready(None);
         }
@@ -785,7 +844,13 @@ where
             }
             Poll::Ready(Some(Ok(frame))) => {
                 return Poll::Ready(Some(Ok(match frame.into_data() {
-                    Ok(data) => this.piece(data),
+                    Ok(data) => match this.unsent.take(data.len()) {
+                        Some(permit) => {
+                            this.held = Some(permit);
+                            this.piece(data)
+                        }
+                        None => this.over_budget(data.len()),
+                    },
                     Err(frame) => frame,
                 })));
             }

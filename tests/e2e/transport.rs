@@ -432,3 +432,59 @@ async fn one_connections_calls_take_turns_so_other_connections_are_served() {
     let (code, msg) = tokio::time::timeout(BOUND, fifth).await.expect("the fifth call gets its turn").unwrap();
     assert_eq!(code, 0, "{msg}");
 }
+
+/// Replies not read by their clients hold at most `max_unsent_reply_bytes`
+/// over all connections: a reply that would go over ends with
+/// RESOURCE_EXHAUSTED (its bytes dropped), while replies that fit, and
+/// everything once the unread ones are gone, are served.
+#[tokio::test]
+async fn unread_reply_bytes_are_capped() {
+    let server = TestServer::with_config(config(|c| {
+        c.transport.max_unsent_reply_bytes = 48_000;
+        // The unread reply stays for the whole test.
+        c.transport.stream_grace = Duration::from_secs(60);
+    }))
+    .await;
+    let shoulder = || pb::DescribeGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() };
+    let mut c = server.client().await;
+    let start = c
+        .new_game(pb::NewGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() })
+        .await
+        .unwrap()
+        .into_inner()
+        .state;
+    // A 1-byte window: a picture of 27 KB, drawn for this call, waits for
+    // its reader (a description would not count: its bytes are shared, and
+    // an unread one stops at its 5-byte header)...
+    let render = pb::RenderBoardRequest {
+        state: start,
+        cell_names: true,
+        view: pb::ReplyView::Full as i32,
+        state_form: pb::StateForm::Both as i32,
+        ..Default::default()
+    };
+    let mut h2 = h2_connect(server.addr, 1).await;
+    let (unread, _stream) = h2.call(server.addr, "/parlour.v1.Rules/RenderBoard", Some(grpc_frame(&render))).await;
+    let unread = tokio::time::timeout(BOUND, unread).await.expect("headers").expect("a response");
+    tokio::time::sleep(ms(200)).await;
+    // ...so a 32 KB description would take the unread bytes over 48,000:
+    // it is refused...
+    let refused = c.describe_game(shoulder()).await.expect_err("over the budget");
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
+    assert!(refused.message().contains("not yet read"), "{}", refused.message());
+    // ...while a reply that fits the rest is served...
+    c.list_games(pb::ListGamesRequest {}).await.expect("a small reply fits");
+    // ...and a description again once the unread one is gone.
+    drop(unread);
+    h2.conn.abort();
+    let served = tokio::time::timeout(BOUND, async {
+        loop {
+            if c.describe_game(shoulder()).await.is_ok() {
+                return;
+            }
+            tokio::time::sleep(ms(50)).await;
+        }
+    })
+    .await;
+    assert!(served.is_ok(), "the budget is given back when the unread reply goes");
+}

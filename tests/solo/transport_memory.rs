@@ -780,29 +780,30 @@ mod long {
         run
     }
 
-    /// 60 connections at once with 100 DescribeGame each whose 30 KB replies
-    /// are never read (a 1-byte window): 180 MB if every reply were held.
-    /// Each stuck reply keeps its place in `--max-open-streams` (2048), so
-    /// at most that many are held (the attacker's calls beyond are refused
-    /// at once), and only for `--stream-grace-ms`: the server closes the
-    /// connections holding them, memory stays under 128 MiB and a
-    /// well-behaved client is served once the grace has passed (while the
-    /// places are all taken it is refused, RESOURCE_EXHAUSTED: the cap is
-    /// over all connections, not per client). Before replies went out in
-    /// pieces, h2 buffered them whole and the calls looked finished: 228 MiB
-    /// here, held until the idle timeout.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    #[ignore = "long run: scripts/test runs it in its long suite"]
-    async fn many_connections_of_unread_replies_are_bounded_and_closed() {
-        let _alone = crate::alone().await;
+    /// 60 connections at once with 100 calls each whose replies are never
+    /// read (a 1-byte window), on a fresh server: peak resident memory (KiB)
+    /// and how many of the connections the server closed. The request is
+    /// made from Shoulder to Shoulder's start, as the server's NewGame has it.
+    async fn unread_replies(
+        what: &str,
+        path: &'static str,
+        request: impl FnOnce(pb::GameState) -> Bytes,
+    ) -> (u64, usize) {
         let (proc, addr) = spawn_server(&[]).await;
+        let ch = tonic::transport::Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
+        let start = pb::rules_client::RulesClient::new(ch)
+            .new_game(pb::NewGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() })
+            .await
+            .expect("NewGame")
+            .into_inner()
+            .state
+            .expect("a state");
+        let request = request(start);
         let sampler = Sampler::start(proc.0.id());
-        let describe =
-            grpc_frame(&pb::DescribeGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() });
         let floods: Vec<_> = (0..60)
             .map(|_| {
-                let describe = describe.clone();
-                tokio::spawn(async move { flood(addr, 1, 100, "/parlour.v1.Rules/DescribeGame", Some(describe)).await })
+                let request = request.clone();
+                tokio::spawn(async move { flood(addr, 1, 100, path, Some(request)).await })
             })
             .collect();
         let mut attack = Vec::new();
@@ -814,14 +815,56 @@ mod long {
         let served = measure(addr, None).await;
         let peak = sampler.take();
         println!(
-            "60 connections x 100 unread DescribeGame: peak RSS {:.1} MiB; {closed} of {} connections closed by the server (the others hold nothing: their calls were refused); then GenerateMoves p99 {:?}",
+            "60 connections x 100 unread {what}: peak RSS {:.1} MiB; {closed} of {} connections closed by the server (the others hold nothing: their calls were refused, or their replies dropped over the unread-reply budget); then GenerateMoves p99 {:?}",
             peak as f64 / 1024.0,
             attack.len(),
             served.p99
         );
-        assert!(peak < LIMIT_KIB, "peak RSS {peak} KiB");
-        assert!(closed > 0, "the connections holding unread replies are closed after the grace");
         stop(attack);
+        (peak, closed)
+    }
+
+    /// 60 connections at once with 100 calls each whose replies are never
+    /// read (a 1-byte window): 6,000 replies of 32 KB (Shoulder to
+    /// Shoulder's DescribeGame) or 39 KB (its RenderBoard with cell names,
+    /// the full view and both forms), about 200 MB if every reply were
+    /// held. Each stuck reply keeps its place in `--max-open-streams`
+    /// (2048), so at most that many are held (the attacker's calls beyond
+    /// are refused at once), and only for `--stream-grace-ms`: the server
+    /// closes the connections holding them, memory stays under 128 MiB and
+    /// a well-behaved client is served once the grace has passed (while the
+    /// places are all taken it is refused, RESOURCE_EXHAUSTED: the cap is
+    /// over all connections, not per client). Before replies went out in
+    /// pieces, h2 buffered them whole and the calls looked finished: 228 MiB
+    /// here, held until the idle timeout. A description is the same bytes
+    /// for every call, sent as they are (`lean::ReplyRoute::Shared`): 2,048
+    /// held cost references, not 64 MiB of copies; a picture is drawn for
+    /// its call, so its attack holds one per place.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    #[ignore = "long run: scripts/test runs it in its long suite"]
+    async fn many_connections_of_unread_replies_are_bounded_and_closed() {
+        let _alone = crate::alone().await;
+        let describe =
+            |_| grpc_frame(&pb::DescribeGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() });
+        let render = |state| {
+            grpc_frame(&pb::RenderBoardRequest {
+                state: Some(state),
+                cell_names: true,
+                view: pb::ReplyView::Full as i32,
+                state_form: pb::StateForm::Both as i32,
+                ..Default::default()
+            })
+        };
+        type Request<'a> = &'a dyn Fn(pb::GameState) -> Bytes;
+        let attacks: [(&str, &'static str, Request); 2] = [
+            ("DescribeGame", "/parlour.v1.Rules/DescribeGame", &describe),
+            ("RenderBoard", "/parlour.v1.Rules/RenderBoard", &render),
+        ];
+        for (what, path, request) in attacks {
+            let (peak, closed) = unread_replies(what, path, request).await;
+            assert!(peak < LIMIT_KIB, "{what}: peak RSS {peak} KiB");
+            assert!(closed > 0, "{what}: the connections holding unread replies are closed after the grace");
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
