@@ -1161,7 +1161,7 @@ mod tests {
         let svc = super::super::RulesService::new(std::sync::Arc::new(Registry::new()), Default::default());
         let lean = svc.list_games_bytes(tonic::Request::new(pb::ListGamesRequest {})).await.unwrap().into_inner();
         let prost = svc.list_games(tonic::Request::new(pb::ListGamesRequest {})).await.unwrap().into_inner();
-        assert_eq!(lean, prost.encode_to_vec());
+        assert_eq!(lean, super::super::lean::framed(&prost.encode_to_vec()));
         assert!(!prost.games.is_empty());
     }
 
@@ -1221,7 +1221,14 @@ mod tests {
             let r = || pb::DescribeGameRequest { game: game.clone(), variant: variant.clone() };
             // Twice: built, then from the cache.
             for _ in 0..2 {
-                let lean = svc.describe_game_bytes(tonic::Request::new(Box::new(r()))).await;
+                // The lean reply is kept behind its gRPC header (`lean::framed`).
+                let lean = svc.describe_game_bytes(tonic::Request::new(Box::new(r()))).await.map(|reply| {
+                    reply.map(|framed| {
+                        let len = u32::from_be_bytes(framed[1..5].try_into().unwrap()) as usize;
+                        assert_eq!((framed[0], len), (0, framed.len() - 5), "{game} {variant}: the header");
+                        framed.slice(5..)
+                    })
+                });
                 let trait_reply = svc.describe_game(tonic::Request::new(r())).await;
                 same_reply(lean, trait_reply, &format!("{game} {variant}"));
             }
