@@ -454,8 +454,8 @@ async fn unread_reply_bytes_are_capped() {
         .into_inner()
         .state;
     // A 1-byte window: a picture of 27 KB, drawn for this call, waits for
-    // its reader (a description would not count: its bytes are shared, and
-    // an unread one stops at its 5-byte header)...
+    // its reader (the memory the budget is for: an unread description
+    // counts too, but its bytes are shared, held by no call alone)...
     let render = pb::RenderBoardRequest {
         state: start,
         cell_names: true,
@@ -466,10 +466,18 @@ async fn unread_reply_bytes_are_capped() {
     let mut h2 = h2_connect(server.addr, 1).await;
     let (unread, _stream) = h2.call(server.addr, "/parlour.v1.Rules/RenderBoard", Some(grpc_frame(&render))).await;
     let unread = tokio::time::timeout(BOUND, unread).await.expect("headers").expect("a response");
-    tokio::time::sleep(ms(200)).await;
     // ...so a 32 KB description would take the unread bytes over 48,000:
-    // it is refused...
-    let refused = c.describe_game(shoulder()).await.expect_err("over the budget");
+    // it is refused (once the server has handed the picture out)...
+    let refused = tokio::time::timeout(BOUND, async {
+        loop {
+            match c.describe_game(shoulder()).await {
+                Err(s) => return s,
+                Ok(_) => tokio::time::sleep(ms(20)).await,
+            }
+        }
+    })
+    .await
+    .expect("refused once the picture waits");
     assert_eq!(refused.code(), Code::ResourceExhausted, "{refused:?}");
     assert!(refused.message().contains("not yet read"), "{}", refused.message());
     // ...while a reply that fits the rest is served...
