@@ -85,12 +85,8 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
     let race = (dist(them) - dist(me)) / 13.0;
     let material =
         (pos.stones[me as usize].count_ones() as f64 - pos.stones[them as usize].count_ones() as f64) / STONES as f64;
-    (RACE * race + MATERIAL * material).clamp(-0.95, 0.95)
+    (0.6 * race + MATERIAL * material).clamp(-0.95, 0.95)
 }
-
-/// The heuristic's weight of the race (13 steps between the front stones
-/// are worth it all).
-const RACE: f64 = 0.6;
 
 /// The heuristic's weight of material (a stone is worth `MATERIAL / STONES`).
 const MATERIAL: f64 = 0.35;
@@ -350,44 +346,12 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     if outcome(g, pos) != Outcome::Ongoing {
         return base;
     }
-    let base = (base - front_discount(pos, player)).clamp(-0.95, 0.95);
     let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
     let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);
     let regrouped = regroup(pos, major, minor).map_or(0.0, |t| PER_MOVE * MOST_TRAVEL.saturating_sub(t) as f64);
     let sign = if player == major { 1.0 } else { -1.0 };
     (base + sign * (PROGRESS * progress + regrouped - short_chain_cost(pos, major, minor))).clamp(-0.95, 0.95)
-}
-
-// The capture race in a lopsided position (issue #21, the 05:05-08:05 UTC
-// session of 2026-12-04; docs/ai.md, "The larger side's front stone
-// discounted"): only the larger side's front stone is discounted, and
-// only with two stones or more missing. Measured worse than without it
-// (more draws against greedy); reverted by the commit after this one.
-
-/// How much of the larger side's race value its front stone loses in a
-/// lopsided position (the smaller side at most [`ENDGAME_MINORITY`]
-/// stones, the larger more) where two or more stones are missing for the
-/// chain: its progress counts `1 / missing`, in the larger side's own
-/// value only (0 for the smaller side; read both ways, the first form,
-/// the smaller side traded into its ruin as into a draw).
-pub(super) fn front_discount(pos: &Position, player: Player) -> f64 {
-    let counts = [pos.stones[0].count_ones(), pos.stones[1].count_ones()];
-    let minor: Player = if counts[0] < counts[1] { WHITE } else { BLACK };
-    let major = other(minor);
-    if counts[minor as usize] > ENDGAME_MINORITY || counts[major as usize] <= counts[minor as usize] {
-        return 0.0;
-    }
-    if player != major {
-        return 0.0;
-    }
-    let missing = stones_missing(pos, major, minor);
-    if missing < 2 {
-        return 0.0;
-    }
-    let front = Bits(pos.stones[major as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
-    let progress = (13.0 - front).max(0.0);
-    RACE * progress * (1.0 - 1.0 / missing as f64) / 13.0
 }
 
 // The chain's length is set before the endgame is reached (fourth
