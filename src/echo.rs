@@ -95,7 +95,7 @@ impl tonic::server::NamedService for EchoServer<false> {
 }
 
 /// The message bytes, passed through both ways; the reply routed as the
-/// rules method's lean path routes it ([`ReplyRoute`]).
+/// rules method's lean path routes it (`service::lean::ReplyRoute`).
 #[derive(Clone, Default)]
 pub struct BytesCodec {
     route: ReplyRoute,
