@@ -204,6 +204,9 @@ pub struct Metrics {
     pub errors: Counter<u64>,
     /// `parlour.rpc.server.shed`: calls refused by load shedding, by method.
     pub shed: Counter<u64>,
+    /// `parlour.transport.refused`: calls refused and replies dropped by
+    /// the transport's limits, by `parlour.limit`.
+    pub transport_refused: Counter<u64>,
     /// Moves listed by GenerateMoves, by game.
     pub moves_generated: Counter<u64>,
     /// Search iterations, by game.
@@ -212,6 +215,9 @@ pub struct Metrics {
     pub search_duration: Histogram<f64>,
     /// `parlour.rpc.server.active_calls`, read from the per-method counts.
     _active_calls: ObservableUpDownCounter<i64>,
+    /// `parlour.transport.unsent_reply_bytes`, read from
+    /// [`crate::transport::UNSENT_BYTES`].
+    _unsent: ObservableUpDownCounter<i64>,
     /// `process.memory.usage` and `process.memory.virtual`, read from /proc.
     _memory: [ObservableUpDownCounter<i64>; 2],
 }
@@ -257,6 +263,11 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
             .with_unit("{call}")
             .with_description("Rules calls refused by load shedding")
             .build(),
+        transport_refused: m
+            .u64_counter("parlour.transport.refused")
+            .with_unit("{call}")
+            .with_description("Calls refused and replies dropped by the transport's limits")
+            .build(),
         moves_generated: m
             .u64_counter("parlour.moves.generated")
             .with_unit("{move}")
@@ -284,6 +295,14 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(|| {
                         &[KeyValue::new("rpc.method", method.full)],
                     );
                 }
+            })
+            .build(),
+        _unsent: m
+            .i64_observable_up_down_counter("parlour.transport.unsent_reply_bytes")
+            .with_unit("By")
+            .with_description("Reply bytes handed to the transport and not yet taken by their clients")
+            .with_callback(|obs| {
+                obs.observe(crate::transport::UNSENT_BYTES.load(std::sync::atomic::Ordering::Relaxed), &[]);
             })
             .build(),
         _memory: [

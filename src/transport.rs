@@ -29,6 +29,7 @@ use http_body::Frame;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
@@ -559,10 +560,72 @@ impl Unsent {
     /// The permits of a reply frame of `len` bytes, or `None` when the
     /// budget has not that much left (a frame over the whole budget asks
     /// for all of it).
-    fn take(&self, len: usize) -> Option<OwnedSemaphorePermit> {
+    fn take(&self, len: usize) -> Option<Held> {
         let n = u32::try_from(len.min(self.max)).unwrap_or(u32::MAX);
-        self.bytes.clone().try_acquire_many_owned(n).ok()
+        let permit = self.bytes.clone().try_acquire_many_owned(n).ok()?;
+        UNSENT_BYTES.fetch_add(i64::from(n), Ordering::Relaxed);
+        Some(Held { _permit: permit, bytes: n })
     }
+}
+
+/// Reply bytes handed out and not yet taken, over every server of the
+/// process: `parlour.transport.unsent_reply_bytes`.
+pub static UNSENT_BYTES: AtomicI64 = AtomicI64::new(0);
+
+/// A reply frame's share of the unsent-reply budget, until it is dropped.
+struct Held {
+    _permit: OwnedSemaphorePermit,
+    bytes: u32,
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        UNSENT_BYTES.fetch_sub(i64::from(self.bytes), Ordering::Relaxed);
+    }
+}
+
+/// The transport's limits that refuse a call or drop a reply, as
+/// `parlour.transport.refused` names them (its `parlour.limit`).
+#[derive(Clone, Copy)]
+enum Limit {
+    OpenStreams = 0,
+    HealthWatches = 1,
+    UnsentReplyBytes = 2,
+}
+
+impl Limit {
+    fn name(self) -> &'static str {
+        ["open_streams", "health_watches", "unsent_reply_bytes"][self as usize]
+    }
+}
+
+/// Refusals since the last warning of each limit, and when that was.
+static REFUSED: [AtomicU64; 3] = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+static REFUSED_WARNED: [Mutex<Option<Instant>>; 3] = [Mutex::new(None), Mutex::new(None), Mutex::new(None)];
+
+/// Counts a refusal by `limit` (`max` its setting) and warns of it, at
+/// most once a second a limit with the count since the last: under an
+/// attack these come by the thousand, and one log line each would flood
+/// the logs (as load shedding's warning is, `calls::warn_shed`).
+fn refused(limit: Limit, max: usize) {
+    crate::telemetry::METRICS.transport_refused.add(1, &[opentelemetry::KeyValue::new("parlour.limit", limit.name())]);
+    let i = limit as usize;
+    REFUSED[i].fetch_add(1, Ordering::Relaxed);
+    let Ok(mut last) = REFUSED_WARNED[i].try_lock() else { return };
+    let now = Instant::now();
+    if last.is_some_and(|t| now.duration_since(t) < Duration::from_secs(1)) {
+        return;
+    }
+    let since = last.map(|t| now.duration_since(t));
+    *last = Some(now);
+    let refused = REFUSED[i].swap(0, Ordering::Relaxed);
+    tracing::warn!(
+        limit = limit.name(),
+        max,
+        refused,
+        since = since.map(tracing::field::debug),
+        "transport limit reached: calls refused or replies dropped with RESOURCE_EXHAUSTED (at most one warning a second a limit; parlour.transport.refused counts them all)"
+    );
 }
 
 impl CallLimitsLayer {
@@ -658,7 +721,7 @@ where
             req.extensions_mut().insert(c.tcp.clone());
         }
         let Ok(stream) = limits.streams.clone().try_acquire_owned() else {
-            tracing::warn!(limit = limits.max_streams, "call refused: too many calls open");
+            refused(Limit::OpenStreams, limits.max_streams);
             let status = tonic::Status::resource_exhausted(format!(
                 "the server has {} calls open (replies not yet read included); retry with backoff",
                 limits.max_streams
@@ -669,7 +732,7 @@ where
             match limits.watches.clone().try_acquire_owned() {
                 Ok(p) => Some(p),
                 Err(_) => {
-                    tracing::warn!(limit = limits.max_watches, "health Watch refused: too many watches");
+                    refused(Limit::HealthWatches, limits.max_watches);
                     let status = tonic::Status::resource_exhausted(format!(
                         "{} health watches are open; use Check, or retry with backoff",
                         limits.max_watches
@@ -764,7 +827,7 @@ struct Bounded<B> {
     /// The budget of reply bytes not yet taken, and this reply's share of
     /// it: the frame being handed out, until the client has taken it.
     unsent: Unsent,
-    held: Option<OwnedSemaphorePermit>,
+    held: Option<Held>,
     guard: CallGuard,
 }
 
@@ -788,7 +851,7 @@ impl<B> Bounded<B> {
     /// unsent-reply budget over: `RESOURCE_EXHAUSTED` in the trailers, the
     /// bytes dropped, the call over.
     fn over_budget(&mut self, len: usize) -> Frame<Bytes> {
-        tracing::warn!(limit = self.unsent.max, len, "reply dropped: too many reply bytes not yet read");
+        refused(Limit::UnsentReplyBytes, self.unsent.max);
         self.status = None;
         let status = tonic::Status::resource_exhausted(format!(
             "the server holds {} bytes of replies its clients have not yet read; this reply ({len} bytes) was \

@@ -65,6 +65,7 @@ struct Run {
     receiver: Receiver,
     proc: KillOnDrop,
     client: RulesClient<tonic::transport::Channel>,
+    addr: std::net::SocketAddr,
 }
 
 async fn start(envs: &[(&str, &str)], args: &[&str]) -> Run {
@@ -97,7 +98,8 @@ async fn start(envs: &[(&str, &str)], args: &[&str]) -> Run {
         .expect("start parlour");
     let proc = KillOnDrop(child);
     let channel = connect_when_up(&format!("http://127.0.0.1:{port}")).await;
-    Run { receiver, proc, client: RulesClient::new(channel) }
+    let addr = format!("127.0.0.1:{port}").parse().unwrap();
+    Run { receiver, proc, client: RulesClient::new(channel), addr }
 }
 
 impl Run {
@@ -433,7 +435,12 @@ fn sum_counts(batch: &ExportMetricsServiceRequest) -> usize {
 #[tokio::test]
 async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
     // One search slot, so a second search is shed.
-    let mut run = start(&[("OTEL_TRACES_EXPORTER", "none")], &["--max-concurrent-searches", "1"]).await;
+    // A budget of replies not yet read that one description fills.
+    let mut run = start(
+        &[("OTEL_TRACES_EXPORTER", "none")],
+        &["--max-concurrent-searches", "1", "--max-unsent-reply-bytes", "16000"],
+    )
+    .await;
     let client = &mut run.client;
     let state = contiguity_start();
     client.list_games(pb::ListGamesRequest {}).await.unwrap();
@@ -471,8 +478,29 @@ async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
     assert_eq!(shed.code(), tonic::Code::ResourceExhausted);
     let _ = stream.message().await;
     drop(stream);
+    // A reply never read (a 1-byte window) holds the whole unsent-reply
+    // budget, so the next one over it is dropped: the transport's refusal.
+    let mut h2 = crate::h2_support::h2_connect(run.addr, 1).await;
+    let describe =
+        crate::h2_support::grpc_frame(&pb::DescribeGameRequest { game: "scala".into(), ..Default::default() });
+    let (unread, _s) = h2.call(run.addr, "/parlour.v1.Rules/DescribeGame", Some(describe)).await;
+    let _unread = unread.await.unwrap();
+    let dropped = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match client.describe_game(pb::DescribeGameRequest { game: "squeeze".into(), ..Default::default() }).await {
+                Err(s) => return s,
+                Ok(_) => tokio::time::sleep(Duration::from_millis(20)).await,
+            }
+        }
+    })
+    .await
+    .expect("a reply dropped over the budget");
+    assert_eq!(dropped.code(), tonic::Code::ResourceExhausted, "{dropped:?}");
+    h2.conn.abort();
 
     let wanted = [
+        "parlour.transport.refused",
+        "parlour.transport.unsent_reply_bytes",
         "rpc.server.call.duration",
         "parlour.rpc.server.errors",
         "parlour.rpc.server.shed",
@@ -493,6 +521,9 @@ async fn the_dashboard_and_alerts_name_only_metrics_the_server_exports() {
     // One warning for the shed call, the rate-limited one (with the count).
     assert_eq!(log.matches("load shed").count(), 1, "{log}");
     assert!(log.contains("\"refused\":1"), "{log}");
+    // And one for the dropped reply, with its limit.
+    assert_eq!(log.matches("transport limit reached").count(), 1, "{log}");
+    assert!(log.contains("\"limit\":\"unsent_reply_bytes\""), "{log}");
 
     // The Prometheus names and labels of everything exported, for the
     // checker: one line a name, then its labels.
