@@ -253,22 +253,43 @@ fn reason(status: &Status) -> &'static str {
         .unwrap_or(if reason.is_empty() { code_name(status.code()) } else { "OTHER" })
 }
 
+/// A warning given at most once a second, with the count of the events
+/// since the last: load shedding and the transport's refusals come by the
+/// thousand under an attack or an overload, and a log line each would
+/// flood the logs (their metrics count them all).
+pub(crate) struct Throttled {
+    count: AtomicI64,
+    last: Mutex<Option<Instant>>,
+}
+
+impl Throttled {
+    pub(crate) const fn new() -> Self {
+        Throttled { count: AtomicI64::new(0), last: Mutex::new(None) }
+    }
+
+    /// Counts an event; when a warning is due, the events since the last
+    /// one (this one included) and the time since it (`None` the first
+    /// time).
+    pub(crate) fn tick(&self) -> Option<(i64, Option<std::time::Duration>)> {
+        self.count.fetch_add(1, Ordering::Relaxed);
+        let Ok(mut last) = self.last.try_lock() else { return None };
+        let now = Instant::now();
+        if last.is_some_and(|t| now.duration_since(t) < std::time::Duration::from_secs(1)) {
+            return None;
+        }
+        let since = last.map(|t| now.duration_since(t));
+        *last = Some(now);
+        Some((self.count.swap(0, Ordering::Relaxed), since))
+    }
+}
+
 /// Calls shed since the last warning, and when that was.
-static SHED: AtomicI64 = AtomicI64::new(0);
-static SHED_WARNED: Mutex<Option<Instant>> = Mutex::new(None);
+static SHED: Throttled = Throttled::new();
 
 /// Load shedding is worth a warning, but not one a call when a replica is
 /// overloaded: at most one a second, with the count since the last.
 fn warn_shed(method: &'static str) {
-    SHED.fetch_add(1, Ordering::Relaxed);
-    let Ok(mut last) = SHED_WARNED.try_lock() else { return };
-    let now = Instant::now();
-    if last.is_some_and(|t| now.duration_since(t) < std::time::Duration::from_secs(1)) {
-        return;
-    }
-    let since = last.map(|t| now.duration_since(t));
-    *last = Some(now);
-    let refused = SHED.swap(0, Ordering::Relaxed);
+    let Some((refused, since)) = SHED.tick() else { return };
     tracing::warn!(
         target: "parlour::access",
         refused,

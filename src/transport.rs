@@ -29,7 +29,7 @@ use http_body::Frame;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Duration;
@@ -600,25 +600,16 @@ impl Limit {
 }
 
 /// Refusals since the last warning of each limit, and when that was.
-static REFUSED: [AtomicU64; 3] = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
-static REFUSED_WARNED: [Mutex<Option<Instant>>; 3] = [Mutex::new(None), Mutex::new(None), Mutex::new(None)];
+static REFUSED: [crate::calls::Throttled; 3] =
+    [crate::calls::Throttled::new(), crate::calls::Throttled::new(), crate::calls::Throttled::new()];
 
 /// Counts a refusal by `limit` (`max` its setting) and warns of it, at
 /// most once a second a limit with the count since the last: under an
 /// attack these come by the thousand, and one log line each would flood
-/// the logs (as load shedding's warning is, `calls::warn_shed`).
+/// the logs (as load shedding's would).
 fn refused(limit: Limit, max: usize) {
     crate::telemetry::METRICS.transport_refused.add(1, &[opentelemetry::KeyValue::new("parlour.limit", limit.name())]);
-    let i = limit as usize;
-    REFUSED[i].fetch_add(1, Ordering::Relaxed);
-    let Ok(mut last) = REFUSED_WARNED[i].try_lock() else { return };
-    let now = Instant::now();
-    if last.is_some_and(|t| now.duration_since(t) < Duration::from_secs(1)) {
-        return;
-    }
-    let since = last.map(|t| now.duration_since(t));
-    *last = Some(now);
-    let refused = REFUSED[i].swap(0, Ordering::Relaxed);
+    let Some((refused, since)) = REFUSED[limit as usize].tick() else { return };
     tracing::warn!(
         limit = limit.name(),
         max,
