@@ -946,6 +946,23 @@ mod tests {
     }
 
     #[test]
+    fn the_unsent_budget_takes_a_frame_whole_or_not_at_all() {
+        let budget = Unsent::new(100);
+        let a = budget.take(60).expect("fits");
+        assert!(budget.take(50).is_none(), "60 + 50 is over 100");
+        let b = budget.take(40).expect("60 + 40 fits");
+        drop(a);
+        // A frame larger than the whole budget goes out when it has the
+        // budget to itself, not before.
+        assert!(budget.take(1000).is_none());
+        drop(b);
+        let whole = budget.take(1000).expect("alone");
+        assert!(budget.take(1).is_none());
+        drop(whole);
+        assert!(budget.take(100).is_some(), "given back on drop");
+    }
+
+    #[test]
     fn replies_go_out_in_pieces_of_threes_with_a_small_last_one() {
         assert_eq!(pieces(5), [3, 2]);
         assert_eq!(pieces(6), [3, 3]);
