@@ -835,9 +835,7 @@ impl<B> Bounded<B> {
         self.guard.set_stalled(Some(Instant::now() + self.grace));
         Frame::data(data)
     }
-}
 
-impl<B> Bounded<B> {
     /// The end of a reply whose frame of `len` bytes would take the
     /// unsent-reply budget over: `RESOURCE_EXHAUSTED` in the trailers, the
     /// bytes dropped, the call over.
@@ -849,11 +847,17 @@ impl<B> Bounded<B> {
              dropped; read your replies, and retry with backoff",
             self.unsent.max
         ));
-        let mut trailers = http::HeaderMap::new();
-        // A status of our own making has no metadata a header could refuse.
-        let _ = status.add_header(&mut trailers);
-        Frame::trailers(trailers)
+        Frame::trailers(status_trailers(&status))
     }
+}
+
+/// The trailers that end a reply with `status`, as tonic writes them
+/// (the message percent-encoded).
+pub(crate) fn status_trailers(status: &tonic::Status) -> http::HeaderMap {
+    let mut trailers = http::HeaderMap::with_capacity(3);
+    // A status of our own making has no metadata a header could refuse.
+    let _ = status.add_header(&mut trailers);
+    trailers
 }
 
 /// The length of the next piece of `len` bytes (see [`Bounded::piece`]).

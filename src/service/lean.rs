@@ -156,6 +156,16 @@ impl ReplyRoute {
         }
     }
 
+    /// The reply for tonic to encode of kept, framed bytes: nothing when
+    /// this route shares them, else the message behind the header.
+    fn framed_reply(&self, framed: Bytes) -> Reply {
+        if self.share(&framed) {
+            Reply::Beside
+        } else {
+            Reply::Framed(framed)
+        }
+    }
+
     /// tonic's buffer settings for the reply: the gRPC frame's header and
     /// the reply told, for a fitted route; the header alone for a shared
     /// one (tonic encodes nothing there, and its body is replaced).
@@ -215,10 +225,7 @@ fn shared_body(framed: Bytes, max_reply: usize) -> impl http_body::Body<Data = B
             "Error, encoded message length too large: found {len} bytes, the limit is: {max_reply} bytes"
         ))
     };
-    let mut trailers = http::HeaderMap::with_capacity(3);
-    // A status of our own making has no metadata a header could refuse.
-    let _ = status.add_header(&mut trailers);
-    frames.push(http_body::Frame::trailers(trailers));
+    frames.push(http_body::Frame::trailers(crate::transport::status_trailers(&status)));
     http_body_util::StreamBody::new(tokio_stream::iter(frames.into_iter().map(Ok)))
 }
 
@@ -245,14 +252,14 @@ impl<T: LeanRequest> Codec for LeanCodec<T> {
     type Encode = Reply;
     type Decode = T;
     type Encoder = ReplyBytes;
-    type Decoder = LeanCodec<T>;
+    type Decoder = LeanDecoder<T>;
 
     fn encoder(&mut self) -> ReplyBytes {
         ReplyBytes { settings: self.route.settings() }
     }
 
     fn decoder(&mut self) -> Self::Decoder {
-        LeanCodec::new(self.route.clone())
+        LeanDecoder(PhantomData)
     }
 }
 
@@ -286,7 +293,10 @@ impl Encoder for ReplyBytes {
     }
 }
 
-impl<T: LeanRequest> Decoder for LeanCodec<T> {
+/// Decodes a request `T` (the codec's other half: no route to carry).
+struct LeanDecoder<T>(PhantomData<T>);
+
+impl<T: LeanRequest> Decoder for LeanDecoder<T> {
     type Item = T;
     type Error = Status;
 
@@ -336,7 +346,7 @@ impl tonic::server::UnaryService<Box<pb::ListGamesRequest>> for Unary<pb::ListGa
         let (rules, route) = (self.rules.clone(), self.route.clone());
         Box::pin(async move {
             let reply = rules.list_games_bytes(req).await?;
-            Ok(reply.map(|framed| if route.share(&framed) { Reply::Beside } else { Reply::Framed(framed) }))
+            Ok(reply.map(|framed| route.framed_reply(framed)))
         })
     }
 }
@@ -349,7 +359,7 @@ impl tonic::server::UnaryService<Box<pb::DescribeGameRequest>> for Unary<pb::Des
         let (rules, route) = (self.rules.clone(), self.route.clone());
         Box::pin(async move {
             let reply = rules.describe_game_bytes(req).await?;
-            Ok(reply.map(|framed| if route.share(&framed) { Reply::Beside } else { Reply::Framed(framed) }))
+            Ok(reply.map(|framed| route.framed_reply(framed)))
         })
     }
 }
