@@ -210,6 +210,16 @@ mod tests {
                 "{scale:?}"
             );
         }
+        // Scala Zillions: its own row, tenfold a level up to `hard`.
+        let zillions = |level: &str| {
+            s.search_budget(None, level, LevelScale::ScalaZillions, Duration::from_millis(200), None, Arc::default())
+                .unwrap()
+                .max_iterations
+        };
+        assert_eq!(
+            ["easy", "medium", "hard", "strong", "master"].map(zillions),
+            [100, 1_000, 10_000, 100_000, 300_000.min(Limits::default().max_search_iterations)]
+        );
     }
 
     /// `strong` and `master` ask for the nodes their iterations make; the

@@ -281,7 +281,12 @@ impl Game for Scala {
     /// `hard` at threefold `medium`'s iterations was not distinct from it
     /// in either ruleset and at tenfold it was (the original rules): the
     /// levels take a tenfold step there (docs/ai.md, "Levels per game").
+    /// The Zillions rules have a row of their own: tenfold a level up to
+    /// `hard` (docs/ai.md, "Zillions' own row").
     fn level_scale(&self) -> crate::search::level::LevelScale {
-        crate::search::level::LevelScale::Scala
+        match self.variant {
+            Variant::Original => crate::search::level::LevelScale::Scala,
+            Variant::Zillions => crate::search::level::LevelScale::ScalaZillions,
+        }
     }
 }

@@ -27,6 +27,12 @@
 //!   threefold one was not distinct: the auction is the same at both, and
 //!   Scala's middle game rates most moves alike), so there `hard`,
 //!   `strong` and `master` make 30 000, 100 000 and 300 000.
+//! - Scala's Zillions rules have a row of their own: on Scala's row
+//!   neither `hard` (30 000) over `medium` (3 000) nor `strong` (100 000)
+//!   over `hard` was distinct there, nor was a threefold step at the bottom
+//!   (1 000 over 300). Tenfold steps from 100 iterations were distinct
+//!   at every level up to `hard` (10 000), and `strong` and `master` stay
+//!   Scala's.
 //! - The play-phase alpha-beta: a threefold step buys it about a ply and
 //!   was not distinct, a tenfold one or more was; so its positions rise
 //!   tenfold a level from a base the rules decide: 3 000 in the Squeeze
@@ -134,11 +140,18 @@ pub enum LevelScale {
     /// distinct there: the auction is the same at both, and the few plies
     /// of play after it need more to tell the levels apart).
     ContiguityBidding,
-    /// Scala, both rulesets: the tree search's iterations take a tenfold
-    /// step from `medium` to `hard` (a threefold one was not distinct
-    /// there: the middle game's value rates most moves alike, so more
-    /// iterations have little to find until many more).
+    /// Scala, the original rules: the tree search's iterations take a
+    /// tenfold step from `medium` to `hard` (a threefold one was not
+    /// distinct there: the middle game's value rates most moves alike, so
+    /// more iterations have little to find until many more).
     Scala,
+    /// Scala, the Zillions rules: tenfold a level from 100 iterations to
+    /// `hard`'s 10 000, then Scala's `strong` and `master`. On Scala's row
+    /// neither `hard` (30 000) over `medium` (3 000) nor `strong` (100 000)
+    /// over `hard` was distinct in these rules, and a threefold step at the
+    /// bottom (1 000 over 300) was not either; 100 over greedy, 1 000 over
+    /// 100 and 10 000 over 1 000 were (docs/ai.md, "Zillions' own row").
+    ScalaZillions,
 }
 
 /// One level's budget in one game's scale.
@@ -168,9 +181,13 @@ const COMMON: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(10_000, 0), b(30_000
 /// `hard`, then threefold a level.
 const TENFOLD_TO_HARD: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(30_000, 0), b(100_000, 0), b(300_000, 0)];
 
+/// Scala Zillions' row: tenfold a level from 100 to 10 000, then threefold
+/// to `strong` and `master` (those two as on Scala's row, measured distinct).
+const ZILLIONS: [LevelBudget; 5] = [b(100, 0), b(1_000, 0), b(10_000, 0), b(100_000, 0), b(300_000, 0)];
+
 impl LevelScale {
     /// Every scale.
-    pub const ALL: [LevelScale; 7] = [
+    pub const ALL: [LevelScale; 8] = [
         LevelScale::Common,
         LevelScale::Squeeze,
         LevelScale::HexSqueeze,
@@ -178,6 +195,7 @@ impl LevelScale {
         LevelScale::Swish,
         LevelScale::ContiguityBidding,
         LevelScale::Scala,
+        LevelScale::ScalaZillions,
     ];
 
     /// Whether the games of this scale play by the play-phase alpha-beta
@@ -207,6 +225,7 @@ impl LevelScale {
                 LevelBudget { iterations: 30_000, ab_positions: 30_000_000, pie: true },
             ],
             LevelScale::ContiguityBidding | LevelScale::Scala => TENFOLD_TO_HARD,
+            LevelScale::ScalaZillions => ZILLIONS,
         }
     }
 }

@@ -362,12 +362,13 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     let iterations = |scale| searching.iter().map(|l| l.iterations(scale)).collect::<Vec<u64>>();
     // In every game: every searching level replays (it is bound by
     // iterations), each makes at least three times the iterations of the
-    // one below, and `easy` is the same everywhere.
+    // one below, and `easy` is the same everywhere but in Scala Zillions
+    // (below).
     for scale in LevelScale::ALL {
         let its = iterations(scale);
         assert!(its.iter().all(|&i| i > 0), "{scale:?}: every searching level replays");
         assert!(its.windows(2).all(|w| w[1] >= 3 * w[0]), "{scale:?}: {its:?}");
-        assert_eq!(its[0], 300, "{scale:?}");
+        assert_eq!(its[0], if scale == LevelScale::ScalaZillions { 100 } else { 300 }, "{scale:?}");
         assert_eq!(Level::named("beginner").unwrap().iterations(scale), 0, "{scale:?}");
         assert_eq!(Level::named("beginner").unwrap().budget(scale), None, "{scale:?}");
     }
@@ -393,10 +394,17 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     for own in [&bidding, &scala] {
         assert!(own.iter().zip(&common).all(|(o, c)| o >= c));
     }
-    // Scala's row in both rulesets (Contiguity's: contiguity::tests).
-    for v in crate::scala::Variant::ALL {
-        assert_eq!(crate::scala::Scala::new(v).level_scale(), LevelScale::Scala);
-    }
+    // Scala Zillions: tenfold a level from 100 to `hard` (neither Scala's
+    // `hard` nor its `strong` was distinct over the level below in these
+    // rules, nor a threefold step at the bottom), `strong` and `master` as
+    // in the original rules.
+    let zillions = iterations(LevelScale::ScalaZillions);
+    assert_eq!(zillions, [100, 1_000, 10_000, 100_000, 300_000]);
+    assert_eq!(zillions[3..], scala[3..]);
+    // Each ruleset's row (Contiguity's: contiguity::tests).
+    use crate::scala::{Scala, Variant};
+    assert_eq!(Scala::new(Variant::Original).level_scale(), LevelScale::Scala);
+    assert_eq!(Scala::new(Variant::Zillions).level_scale(), LevelScale::ScalaZillions);
     // A cap leaves each game at least twice what its iterations take on
     // the project's machine, so on a working machine the iterations, not
     // the clock, end the search: a millisecond an iteration in the common
@@ -410,7 +418,9 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
                 assert!(micros >= 1_000 * l.iterations(scale), "{} {scale:?}", l.name);
             }
             assert!(micros >= 100 * l.iterations(LevelScale::ContiguityBidding), "{}", l.name);
-            assert!(micros >= 200 * l.iterations(LevelScale::Scala), "{}", l.name);
+            for scale in [LevelScale::Scala, LevelScale::ScalaZillions] {
+                assert!(micros >= 200 * l.iterations(scale), "{} {scale:?}", l.name);
+            }
         }
     }
     // The play-phase alpha-beta's own scale: tenfold a level in the
