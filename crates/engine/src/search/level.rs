@@ -407,7 +407,7 @@ pub const LEVELS: [Level; 6] = [
     },
     Level {
         name: "easy",
-        summary: "a short search: 300 iterations",
+        summary: "a short search: 300 iterations (100 in Scala's Zillions rules)",
         rank: 1,
         time_limit: None,
         grows_tree: false,
@@ -415,7 +415,7 @@ pub const LEVELS: [Level; 6] = [
     },
     Level {
         name: "medium",
-        summary: "3 000 iterations (1 000 in Hex-Squeeze, Swish and Hex-Swish)",
+        summary: "3 000 iterations (1 000 in Hex-Squeeze, Swish, Hex-Swish and Scala's Zillions rules)",
         rank: 2,
         time_limit: None,
         grows_tree: false,
@@ -423,7 +423,7 @@ pub const LEVELS: [Level; 6] = [
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (30 000 in Contiguity with bidding and in Scala; 3 000 in Hex-Squeeze, Swish and Hex-Swish); at most 10 s",
+        summary: "10 000 iterations (30 000 in Contiguity with bidding and in Scala's original rules; 3 000 in Hex-Squeeze, Swish and Hex-Swish); at most 10 s",
         rank: 3,
         time_limit: Some(Duration::from_secs(10)),
         grows_tree: false,
