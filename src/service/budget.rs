@@ -197,29 +197,20 @@ mod tests {
         assert_eq!(budget("hard"), (10_000, Duration::from_secs(10).min(Limits::default().max_search_time)));
         assert_eq!(budget("master"), (100_000, Limits::default().max_search_time));
         // Contiguity with bidding and Scala: their own iterations from
-        // `hard` up.
-        for scale in [LevelScale::ContiguityBidding, LevelScale::Scala] {
+        // `hard` up; Scala Zillions its own row, tenfold a level up to `hard`.
+        let master = 300_000.min(Limits::default().max_search_iterations);
+        for (scale, row) in [
+            (LevelScale::ContiguityBidding, [300, 3_000, 30_000, 100_000, master]),
+            (LevelScale::Scala, [300, 3_000, 30_000, 100_000, master]),
+            (LevelScale::ScalaZillions, [100, 1_000, 10_000, 100_000, master]),
+        ] {
             let own = |level: &str| {
                 s.search_budget(None, level, scale, Duration::from_millis(200), None, Arc::default())
                     .unwrap()
                     .max_iterations
             };
-            assert_eq!(
-                ["easy", "medium", "hard", "strong", "master"].map(own),
-                [300, 3_000, 30_000, 100_000, 300_000.min(Limits::default().max_search_iterations)],
-                "{scale:?}"
-            );
+            assert_eq!(["easy", "medium", "hard", "strong", "master"].map(own), row, "{scale:?}");
         }
-        // Scala Zillions: its own row, tenfold a level up to `hard`.
-        let zillions = |level: &str| {
-            s.search_budget(None, level, LevelScale::ScalaZillions, Duration::from_millis(200), None, Arc::default())
-                .unwrap()
-                .max_iterations
-        };
-        assert_eq!(
-            ["easy", "medium", "hard", "strong", "master"].map(zillions),
-            [100, 1_000, 10_000, 100_000, 300_000.min(Limits::default().max_search_iterations)]
-        );
     }
 
     /// `strong` and `master` ask for the nodes their iterations make; the
