@@ -6,6 +6,7 @@ use super::{Position, ShoulderToShoulder, Variant};
 use crate::bits::{bit, components, components_in, flood, Bits};
 use crate::error::RulesError;
 use crate::game::{Evaluation, MatchStanding, Outcome, PerSeat, Player, PlayerMeasures};
+use std::cell::Cell;
 
 impl ShoulderToShoulder {
     /// Whether `set` is one edge-connected group (an empty set is not).
@@ -115,9 +116,16 @@ impl ShoulderToShoulder {
             }
             best.saturating_sub(1)
         };
-        // Prim's algorithm over at most a dozen groups.
-        let mut dist: Vec<u32> = groups.iter().map(|&g| gap(groups[0], g)).collect();
-        let mut done = vec![false; n];
+        // Prim's algorithm over the groups (a u128's groups are at most 64,
+        // so the arrays stay on the stack: the search asks this of every
+        // child it values).
+        debug_assert!(n <= 128, "groups of one u128 set");
+        let n = n.min(128);
+        let mut dist = [0u32; 128];
+        for (d, &g) in dist.iter_mut().zip(&groups[..n]) {
+            *d = gap(groups[0], g);
+        }
+        let mut done = [false; 128];
         done[0] = true;
         let mut total = 0;
         for _ in 1..n {
@@ -321,12 +329,17 @@ impl ShoulderToShoulder {
     /// away behind the two-player game's blockers may need four moves, one
     /// across the board on an open line needs one.
     pub fn moves_needed(&self, pos: &Position, p: Player) -> u32 {
+        self.moves_needed_with(pos, p, &self.groups(pos.pieces[p as usize]))
+    }
+
+    /// [`ShoulderToShoulder::moves_needed`] given the groups of `p`'s
+    /// pieces ([`ShoulderToShoulder::groups`]).
+    fn moves_needed_with(&self, pos: &Position, p: Player, groups: &[u128]) -> u32 {
         let mine = pos.pieces[p as usize];
-        let groups = self.groups(mine);
         if groups.len() <= 1 {
             return 0;
         }
-        let anchor = largest(&groups);
+        let anchor = largest(groups);
         let b = self.board;
         let nb = b.neighbors;
         let occ = pos.occupied();
@@ -384,27 +397,113 @@ impl ShoulderToShoulder {
 /// made a first three-player match longer and lost, so the three-player
 /// value stays as it was until measured further.
 pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
-    if let Some(w) = g.winner(pos) {
-        return if w == player { 1.0 } else { -1.0 };
-    }
-    let nb = g.board.neighbors;
-    let two = g.variant == Variant::TwoPlayer;
-    let score = |p: Player| {
-        let s = pos.pieces[p as usize];
-        let groups = g.groups(s);
-        let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
-        if two {
+    let seats = g.seats() as usize;
+    let mut scores = [0.0f64; 3];
+    if g.variant == Variant::TwoPlayer {
+        if let Some(w) = g.winner(pos) {
+            return if w == player { 1.0 } else { -1.0 };
+        }
+        let nb = g.board.neighbors;
+        for (p, score) in scores.iter_mut().enumerate().take(seats) {
+            let p = p as Player;
+            let s = pos.pieces[p as usize];
+            let mut held = [0u128; 16];
+            let spilled;
+            let groups: &[u128] = match components_in(s, nb, &mut held) {
+                Some(n) => &held[..n],
+                None => {
+                    spilled = g.groups(s);
+                    &spilled
+                }
+            };
+            let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
             let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
-            -(g.moves_needed(pos, p) as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0
-        } else {
-            let largest = groups.iter().map(|g| g.count_ones()).max().unwrap_or(0);
-            let outside = (s.count_ones() - largest) as f64;
-            -outside - 0.5 * groups.len() as f64 - 0.1 * g.spread(&groups) as f64 + touching as f64 / 24.0
+            let needed = g.moves_needed_with(pos, p, groups);
+            *score = -(needed as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0;
+        }
+    } else {
+        // A seat's three-player score reads its own pieces alone, so the
+        // first connected seat (in seat order) is the winner.
+        for (p, score) in scores.iter_mut().enumerate().take(seats) {
+            let (connected, s) = three_player_score(g, pos.pieces[p]);
+            if connected {
+                return if p == player as usize { 1.0 } else { -1.0 };
+            }
+            *score = s;
+        }
+    }
+    let mut others = [0.0f64; 3];
+    let mut k = 0;
+    for (p, &score) in scores.iter().enumerate().take(seats) {
+        if p != player as usize {
+            others[k] = score;
+            k += 1;
+        }
+    }
+    let avg = others[..k].iter().sum::<f64>() / k.max(1) as f64;
+    ((scores[player as usize] - avg) / 10.0).clamp(-0.95, 0.95)
+}
+
+/// Entries of the per-thread cache of [`three_player_score`] (a power of two).
+const SCORE_CACHE: usize = 1024;
+
+/// A cached three-player score: the piece set, whether it is one group,
+/// and its score. `set` is `u128::MAX` in an empty entry (no set of the
+/// board's 114 cells).
+#[derive(Clone, Copy)]
+struct CachedScore {
+    set: u128,
+    connected: bool,
+    score: f64,
+}
+
+thread_local! {
+    /// [`three_player_score`] by piece set, direct-mapped. The search values
+    /// each child of a node it expands, and a move changes one seat's
+    /// pieces: the other two seats' scores are the same in every child, so
+    /// without the cache each child recomputed all three (three quarters of
+    /// a three-player search's instructions went to these scores; docs/performance.md).
+    /// The score is a pure function of the set on the one board, so the
+    /// cache changes no value, only how often it is worked out.
+    static SCORES: [Cell<CachedScore>; SCORE_CACHE] =
+        const { [const { Cell::new(CachedScore { set: u128::MAX, connected: false, score: 0.0 }) }; SCORE_CACHE] };
+}
+
+/// One seat's three-player score from its pieces `s` alone (higher is
+/// nearer connecting) and whether `s` is one group: [`score_of`] through
+/// the thread's cache.
+pub(super) fn three_player_score(g: &ShoulderToShoulder, s: u128) -> (bool, f64) {
+    let folded = (s as u64) ^ ((s >> 64) as u64).rotate_left(29);
+    let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SCORE_CACHE.trailing_zeros())) as usize;
+    let hit = SCORES.with(|c| c[slot].get());
+    if hit.set == s {
+        return (hit.connected, hit.score);
+    }
+    let (connected, score) = score_of(g, s);
+    SCORES.with(|c| c[slot].set(CachedScore { set: s, connected, score }));
+    (connected, score)
+}
+
+/// [`three_player_score`] worked out: pieces outside the largest group,
+/// groups, the gaps between them in cells, touching pairs.
+pub(super) fn score_of(g: &ShoulderToShoulder, s: u128) -> (bool, f64) {
+    let nb = g.board.neighbors;
+    // Twelve pieces make twelve groups at most: on the stack, a `Vec`
+    // only past sixteen.
+    let mut held = [0u128; 16];
+    let spilled;
+    let groups: &[u128] = match components_in(s, nb, &mut held) {
+        Some(n) => &held[..n],
+        None => {
+            spilled = g.groups(s);
+            &spilled
         }
     };
-    let others: Vec<f64> = (0..g.seats()).filter(|&p| p != player).map(score).collect();
-    let avg = others.iter().sum::<f64>() / others.len().max(1) as f64;
-    ((score(player) - avg) / 10.0).clamp(-0.95, 0.95)
+    let largest = groups.iter().map(|g| g.count_ones()).max().unwrap_or(0);
+    let outside = (s.count_ones() - largest) as f64;
+    let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
+    let score = -outside - 0.5 * groups.len() as f64 - 0.1 * g.spread(groups) as f64 + touching as f64 / 24.0;
+    (groups.len() == 1, score)
 }
 
 pub(super) fn heuristic(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
