@@ -29,6 +29,38 @@ pub const fn bit(cell: u8) -> u128 {
     1u128 << cell
 }
 
+/// Slots of a [`SetCache`] (a power of two).
+pub const SET_CACHE_SLOTS: usize = 1024;
+
+/// A direct-mapped cache of a pure function of a piece set, for a
+/// `thread_local!` (no locking; each thread keeps its own): each slot holds
+/// a set and its value, a set's slot is a hash of it, and a set that
+/// shares its slot with another replaces it. `u128::MAX` marks an empty
+/// slot, so a cached function must never be asked about that set (every
+/// board here has fewer than 128 cells).
+///
+/// The search values every child of a node it expands, and a move changes
+/// the pieces of one player only: what reads one player's pieces alone
+/// repeats for the others in every child. A cache changes no value, only
+/// how often it is worked out (docs/performance.md, "The three-player
+/// search's scores cached").
+pub type SetCache<V> = [std::cell::Cell<(u128, V)>; SET_CACHE_SLOTS];
+
+/// `work(set)` through `cache` (see [`SetCache`]).
+#[inline]
+pub fn cached<V: Copy>(cache: &SetCache<V>, set: u128, work: impl FnOnce(u128) -> V) -> V {
+    debug_assert!(set != u128::MAX, "u128::MAX marks an empty slot");
+    let folded = (set as u64) ^ ((set >> 64) as u64).rotate_left(29);
+    let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SET_CACHE_SLOTS.trailing_zeros())) as usize;
+    let (key, value) = cache[slot].get();
+    if key == set {
+        return value;
+    }
+    let value = work(set);
+    cache[slot].set((set, value));
+    value
+}
+
 /// Splits `set` into its connected components under `neighbors` (a table of
 /// neighbour masks per cell), returning each component as a mask, in order
 /// of their lowest cell.
@@ -105,6 +137,36 @@ pub fn flood(seed: u128, set: u128, neighbors: &[u128]) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set's value from the cache is the value worked out for that set,
+    /// never that of another set sharing its slot: three times as many
+    /// sets as slots (so slots are shared, replaced and refilled), each
+    /// asked twice, in two orders.
+    #[test]
+    fn a_set_cache_hands_back_each_sets_own_value() {
+        thread_local! {
+            static CACHE: SetCache<u64> = const { [const { std::cell::Cell::new((u128::MAX, 0)) }; SET_CACHE_SLOTS] };
+        }
+        let value = |s: u128| (s as u64).wrapping_mul(7) ^ (s >> 64) as u64;
+        let sets: Vec<u128> =
+            (1..3 * SET_CACHE_SLOTS as u128).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (i << 90)).collect();
+        let mut worked = 0;
+        for pass in 0..2 {
+            for k in 0..sets.len() {
+                let s = if pass == 0 { sets[k] } else { sets[sets.len() - 1 - k] };
+                let got = CACHE.with(|c| {
+                    cached(c, s, |s| {
+                        worked += 1;
+                        value(s)
+                    })
+                });
+                assert_eq!(got, value(s), "{s:#x}");
+                // Asked again at once: from the cache.
+                assert_eq!(CACHE.with(|c| cached(c, s, |_| unreachable!("a set just cached"))), value(s));
+            }
+        }
+        assert!(worked < 2 * sets.len(), "some sets came from the cache: {worked}");
+    }
 
     #[test]
     fn bits_iterates_in_order() {

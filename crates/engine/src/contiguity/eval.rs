@@ -3,8 +3,9 @@
 
 use super::board::NEIGHBORS;
 use super::{destinations, other, Contiguity, Phase, Position, RED, WHITE};
-use crate::bits::{bit, component_count, flood, neighbours, Bits};
+use crate::bits::{bit, cached, component_count, flood, neighbours, Bits, SetCache, SET_CACHE_SLOTS};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
+use std::cell::Cell;
 
 /// Whether `set` is one connected group (an empty set is not).
 pub fn connected(set: u128) -> bool {
@@ -22,27 +23,31 @@ impl Contiguity {
     /// this of both players every call: a flood fill for each of some 170
     /// moves at first, then one for each destination next to the others).
     pub fn one_move_from_connecting(&self, pos: &Position, player: Player) -> bool {
-        let mine = pos.pieces[player as usize];
-        let occ = pos.occupied();
-        let next_to = |g: u128| neighbours(g, &NEIGHBORS);
-        Bits(mine).any(|from| {
-            let rest = mine & !bit(from);
-            if rest == 0 {
-                return Bits(destinations(occ, from)).any(|t| connected(bit(t)));
-            }
-            // The empty cells next to every group of `rest` (a destination
-            // is empty): the piece's destinations are worked out only when
-            // there is one.
-            let mut need = !occ;
-            let mut left = rest;
-            while left != 0 && need != 0 {
-                let g = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
-                need &= next_to(g);
-                left &= !g;
-            }
-            need != 0 && destinations(occ, from) & need != 0
-        })
+        one_move_joins(pos.occupied(), pos.pieces[player as usize])
     }
+}
+
+/// Whether one move of a piece of `mine` (the board's pieces `occ`) joins
+/// all of `mine` into one group: [`Contiguity::one_move_from_connecting`].
+fn one_move_joins(occ: u128, mine: u128) -> bool {
+    let next_to = |g: u128| neighbours(g, &NEIGHBORS);
+    Bits(mine).any(|from| {
+        let rest = mine & !bit(from);
+        if rest == 0 {
+            return Bits(destinations(occ, from)).any(|t| connected(bit(t)));
+        }
+        // The empty cells next to every group of `rest` (a destination
+        // is empty): the piece's destinations are worked out only when
+        // there is one.
+        let mut need = !occ;
+        let mut left = rest;
+        while left != 0 && need != 0 {
+            let g = flood(left & left.wrapping_neg(), rest, &NEIGHBORS);
+            need &= next_to(g);
+            left &= !g;
+        }
+        need != 0 && destinations(occ, from) & need != 0
+    })
 }
 
 pub(super) fn outcome(pos: &Position) -> Outcome {
@@ -108,6 +113,24 @@ pub(super) fn result_reason(pos: &Position) -> Option<&'static str> {
     outcome(pos).is_over().then_some("no_move")
 }
 
+thread_local! {
+    /// [`shape`] by piece set ([`SetCache`]): the search values every
+    /// child of a node it expands, a move changes one side's pieces, and
+    /// each value read each side's groups up to four times.
+    static SHAPES: SetCache<(u32, u32)> = const { [const { Cell::new((u128::MAX, (0, 0))) }; SET_CACHE_SLOTS] };
+}
+
+/// The groups `set` makes and its touching pairs (each counted from both
+/// ends), through the thread's cache.
+fn shape(set: u128) -> (u32, u32) {
+    SHAPES.with(|c| {
+        cached(c, set, |s| {
+            let touching = Bits(s).map(|c| (NEIGHBORS[c as usize] & s).count_ones()).sum();
+            (component_count(s, &NEIGHBORS) as u32, touching)
+        })
+    })
+}
+
 pub(super) fn heuristic(pos: &Position, player: Player) -> f64 {
     match outcome(pos) {
         Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },
@@ -116,10 +139,8 @@ pub(super) fn heuristic(pos: &Position, player: Player) -> f64 {
     }
     // Fewer groups and more touching pairs are better; compare sides.
     let score = |p: Player| {
-        let s = pos.pieces[p as usize];
-        let groups = component_count(s, &NEIGHBORS) as f64;
-        let touching: u32 = Bits(s).map(|c| (NEIGHBORS[c as usize] & s).count_ones()).sum();
-        -groups + touching as f64 / 8.0
+        let (groups, touching) = shape(pos.pieces[p as usize]);
+        -(groups as f64) + touching as f64 / 8.0
     };
     ((score(player) - score(other(player))) / 8.0).clamp(-0.95, 0.95)
 }
@@ -168,14 +189,14 @@ const CONTRACT_SCALE: f64 = 3.0;
 /// bidder's turn: the tempo) beyond the moves it is expected to need with
 /// the pieces `mine`.
 fn margin(pos: &Position, mine: u128, moves_left: f64, bidder_to_move: bool) -> f64 {
-    let groups = component_count(mine, &NEIGHBORS);
+    let groups = shape(mine).0 as usize;
     // One move joins at most four groups (a cell has four neighbours) and
-    // seldom more than two: the check (every move of every piece) is made
-    // only where it is likely, to keep the evaluation cheap.
-    let one_move = (2..=3).contains(&groups) && {
-        let occ = pos.occupied();
-        Bits(mine).any(|from| Bits(destinations(occ, from)).any(|to| connected(mine & !bit(from) | bit(to))))
-    };
+    // seldom more than two: the check is made only where it is likely. It
+    // once tried every move of every piece with a flood fill each, four
+    // fifths of a search's instructions in the play of a bidding game; now
+    // each piece's destinations are compared with the cells next to every
+    // group of the others, as the measures do ([`one_move_joins`]).
+    let one_move = (2..=3).contains(&groups) && one_move_joins(pos.occupied(), mine);
     moves_left + if bidder_to_move { 0.5 } else { 0.0 } - expected_moves(groups, one_move)
 }
 
@@ -201,7 +222,7 @@ fn margin(pos: &Position, mine: u128, moves_left: f64, bidder_to_move: bool) -> 
 pub(super) fn search_value(pos: &Position, player: Player) -> f64 {
     let base = heuristic(pos, player);
     let (Some(bid), Some(bidder)) = (pos.bid, pos.bidder) else { return base };
-    let groups = |s: u128| component_count(s, &NEIGHBORS) as i32;
+    let groups = |s: u128| shape(s).0 as i32;
     let left = bid as i32 - pos.bidder_moves as i32;
     let worth = |m: f64| CONTRACT_WEIGHT * (m / CONTRACT_SCALE).tanh();
     let for_bidder = match pos.phase {

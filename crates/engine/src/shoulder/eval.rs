@@ -3,7 +3,7 @@
 //! search's value and heuristic.
 
 use super::{Position, ShoulderToShoulder, Variant};
-use crate::bits::{bit, components, components_in, flood, Bits};
+use crate::bits::{bit, cached, components, components_in, flood, Bits, SetCache, SET_CACHE_SLOTS};
 use crate::error::RulesError;
 use crate::game::{Evaluation, MatchStanding, Outcome, PerSeat, Player, PlayerMeasures};
 use std::cell::Cell;
@@ -444,44 +444,21 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
     ((scores[player as usize] - avg) / 10.0).clamp(-0.95, 0.95)
 }
 
-/// Entries of the per-thread cache of [`three_player_score`] (a power of two).
-const SCORE_CACHE: usize = 1024;
-
-/// A cached three-player score: the piece set, whether it is one group,
-/// and its score. `set` is `u128::MAX` in an empty entry (no set of the
-/// board's 114 cells).
-#[derive(Clone, Copy)]
-struct CachedScore {
-    set: u128,
-    connected: bool,
-    score: f64,
-}
-
 thread_local! {
-    /// [`three_player_score`] by piece set, direct-mapped. The search values
-    /// each child of a node it expands, and a move changes one seat's
-    /// pieces: the other two seats' scores are the same in every child, so
-    /// without the cache each child recomputed all three (three quarters of
-    /// a three-player search's instructions went to these scores; docs/performance.md).
-    /// The score is a pure function of the set on the one board, so the
-    /// cache changes no value, only how often it is worked out.
-    static SCORES: [Cell<CachedScore>; SCORE_CACHE] =
-        const { [const { Cell::new(CachedScore { set: u128::MAX, connected: false, score: 0.0 }) }; SCORE_CACHE] };
+    /// [`three_player_score`] by piece set ([`SetCache`]). A move changes
+    /// one seat's pieces, so the other two seats' scores are the same in
+    /// every child the search values: without the cache each child
+    /// recomputed all three, and three quarters of a three-player search's
+    /// instructions went to these scores (docs/performance.md).
+    static SCORES: SetCache<(bool, f64)> =
+        const { [const { Cell::new((u128::MAX, (false, 0.0))) }; SET_CACHE_SLOTS] };
 }
 
 /// One seat's three-player score from its pieces `s` alone (higher is
 /// nearer connecting) and whether `s` is one group: [`score_of`] through
 /// the thread's cache.
 pub(super) fn three_player_score(g: &ShoulderToShoulder, s: u128) -> (bool, f64) {
-    let folded = (s as u64) ^ ((s >> 64) as u64).rotate_left(29);
-    let slot = (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SCORE_CACHE.trailing_zeros())) as usize;
-    let hit = SCORES.with(|c| c[slot].get());
-    if hit.set == s {
-        return (hit.connected, hit.score);
-    }
-    let (connected, score) = score_of(g, s);
-    SCORES.with(|c| c[slot].set(CachedScore { set: s, connected, score }));
-    (connected, score)
+    SCORES.with(|c| cached(c, s, |s| score_of(g, s)))
 }
 
 /// [`three_player_score`] worked out: pieces outside the largest group,
