@@ -2,11 +2,10 @@
 //! penalties, the match standing and the next game of a match, and the
 //! search's value and heuristic.
 
-use super::{Position, ShoulderToShoulder, Variant};
-use crate::bits::{bit, cached, components, components_in, flood, Bits, SetCache, SET_CACHE_SLOTS};
+use super::{Position, ShoulderToShoulder};
+use crate::bits::{bit, components, components_in, flood, Bits};
 use crate::error::RulesError;
 use crate::game::{Evaluation, MatchStanding, Outcome, PerSeat, Player, PlayerMeasures};
-use std::cell::Cell;
 
 impl ShoulderToShoulder {
     /// Whether `set` is one edge-connected group (an empty set is not).
@@ -94,51 +93,6 @@ impl ShoulderToShoulder {
             }
         }
         false
-    }
-
-    /// How far apart the groups are: the total gap (empty cells between
-    /// their nearest cells) a minimum spanning tree over the groups bridges.
-    pub fn spread(&self, groups: &[u128]) -> u32 {
-        let qr = self.board.qr;
-        let n = groups.len();
-        if n <= 1 {
-            return 0;
-        }
-        let gap = |a: u128, b: u128| {
-            let mut best = u32::MAX;
-            for x in Bits(a) {
-                let (q1, r1) = qr[x as usize];
-                for y in Bits(b) {
-                    let (q2, r2) = qr[y as usize];
-                    let (dq, dr) = (q1 - q2, r1 - r2);
-                    best = best.min(((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u32);
-                }
-            }
-            best.saturating_sub(1)
-        };
-        // Prim's algorithm over the groups (a u128's groups are at most 64,
-        // so the arrays stay on the stack: the search asks this of every
-        // child it values).
-        debug_assert!(n <= 128, "groups of one u128 set");
-        let n = n.min(128);
-        let mut dist = [0u32; 128];
-        for (d, &g) in dist.iter_mut().zip(&groups[..n]) {
-            *d = gap(groups[0], g);
-        }
-        let mut done = [false; 128];
-        done[0] = true;
-        let mut total = 0;
-        for _ in 1..n {
-            let Some(j) = (0..n).filter(|&j| !done[j]).min_by_key(|&j| dist[j]) else { break };
-            total += dist[j];
-            done[j] = true;
-            for k in 0..n {
-                if !done[k] {
-                    dist[k] = dist[k].min(gap(groups[j], groups[k]));
-                }
-            }
-        }
-        total
     }
 
     /// The penalty seat `p` scores if the game ends as it stands: 0 for the
@@ -387,50 +341,42 @@ impl ShoulderToShoulder {
 }
 
 /// For search: how far each player is from connecting, against the
-/// average opponent. Two players: in moves ([`ShoulderToShoulder::moves_needed`];
-/// the player to move is half a move nearer), then fewer groups and more
-/// touching pairs; a difference of one move is worth 0.1. Three players:
-/// pieces outside the largest group (each must move at least once),
-/// groups, and the gaps between them in cells (so that bringing a far
-/// piece nearer counts before it joins) — the cell count misread the
-/// two-player race round the blockers (docs/ai.md), but the move count
-/// made a first three-player match longer and lost, so the three-player
-/// value stays as it was until measured further.
+/// average opponent: in moves ([`ShoulderToShoulder::moves_needed`]; the
+/// player to move is half a move nearer), then fewer groups and more
+/// touching pairs; a difference of one move is worth 0.1.
+///
+/// Until 2026-12-04 the three-player value counted in cells instead:
+/// pieces outside the largest group, groups, and the gaps a spanning tree
+/// over the groups bridges. Counting in cells misread the two-player race
+/// round the blockers first (docs/ai.md), and three players too: at equal
+/// iterations a search with the move count won 12 of 12 games against two
+/// copies of itself counting cells, and more of them at equal time
+/// (docs/ai.md, "The three-player value in moves").
 pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
+    if let Some(w) = g.winner(pos) {
+        return if w == player { 1.0 } else { -1.0 };
+    }
     let seats = g.seats() as usize;
+    let nb = g.board.neighbors;
     let mut scores = [0.0f64; 3];
-    if g.variant == Variant::TwoPlayer {
-        if let Some(w) = g.winner(pos) {
-            return if w == player { 1.0 } else { -1.0 };
-        }
-        let nb = g.board.neighbors;
-        for (p, score) in scores.iter_mut().enumerate().take(seats) {
-            let p = p as Player;
-            let s = pos.pieces[p as usize];
-            let mut held = [0u128; 16];
-            let spilled;
-            let groups: &[u128] = match components_in(s, nb, &mut held) {
-                Some(n) => &held[..n],
-                None => {
-                    spilled = g.groups(s);
-                    &spilled
-                }
-            };
-            let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
-            let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
-            let needed = g.moves_needed_with(pos, p, groups);
-            *score = -(needed as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0;
-        }
-    } else {
-        // A seat's three-player score reads its own pieces alone, so the
-        // first connected seat (in seat order) is the winner.
-        for (p, score) in scores.iter_mut().enumerate().take(seats) {
-            let (connected, s) = three_player_score(g, pos.pieces[p]);
-            if connected {
-                return if p == player as usize { 1.0 } else { -1.0 };
+    for (p, score) in scores.iter_mut().enumerate().take(seats) {
+        let p = p as Player;
+        let s = pos.pieces[p as usize];
+        // Twelve pieces make twelve groups at most: on the stack, a `Vec`
+        // only past sixteen.
+        let mut held = [0u128; 16];
+        let spilled;
+        let groups: &[u128] = match components_in(s, nb, &mut held) {
+            Some(n) => &held[..n],
+            None => {
+                spilled = g.groups(s);
+                &spilled
             }
-            *score = s;
-        }
+        };
+        let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
+        let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
+        let needed = g.moves_needed_with(pos, p, groups);
+        *score = -(needed as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0;
     }
     let mut others = [0.0f64; 3];
     let mut k = 0;
@@ -442,45 +388,6 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
     }
     let avg = others[..k].iter().sum::<f64>() / k.max(1) as f64;
     ((scores[player as usize] - avg) / 10.0).clamp(-0.95, 0.95)
-}
-
-thread_local! {
-    /// [`three_player_score`] by piece set ([`SetCache`]). A move changes
-    /// one seat's pieces, so the other two seats' scores are the same in
-    /// every child the search values: without the cache each child
-    /// recomputed all three, and three quarters of a three-player search's
-    /// instructions went to these scores (docs/performance.md).
-    static SCORES: SetCache<(bool, f64)> =
-        const { [const { Cell::new((u128::MAX, (false, 0.0))) }; SET_CACHE_SLOTS] };
-}
-
-/// One seat's three-player score from its pieces `s` alone (higher is
-/// nearer connecting) and whether `s` is one group: [`score_of`] through
-/// the thread's cache.
-pub(super) fn three_player_score(g: &ShoulderToShoulder, s: u128) -> (bool, f64) {
-    SCORES.with(|c| cached(c, s, |s| score_of(g, s)))
-}
-
-/// [`three_player_score`] worked out: pieces outside the largest group,
-/// groups, the gaps between them in cells, touching pairs.
-pub(super) fn score_of(g: &ShoulderToShoulder, s: u128) -> (bool, f64) {
-    let nb = g.board.neighbors;
-    // Twelve pieces make twelve groups at most: on the stack, a `Vec`
-    // only past sixteen.
-    let mut held = [0u128; 16];
-    let spilled;
-    let groups: &[u128] = match components_in(s, nb, &mut held) {
-        Some(n) => &held[..n],
-        None => {
-            spilled = g.groups(s);
-            &spilled
-        }
-    };
-    let largest = groups.iter().map(|g| g.count_ones()).max().unwrap_or(0);
-    let outside = (s.count_ones() - largest) as f64;
-    let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
-    let score = -outside - 0.5 * groups.len() as f64 - 0.1 * g.spread(groups) as f64 + touching as f64 / 24.0;
-    (groups.len() == 1, score)
 }
 
 pub(super) fn heuristic(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
