@@ -1712,3 +1712,35 @@ fn three_player_search_values_are_against_the_others_and_see_the_winner() {
     assert_eq!(g.search_value(&won, GREEN), -1.0);
     assert_eq!(g.search_value(&won, BLUE), -1.0);
 }
+
+/// Three players count the race in moves too (since 2026-12-04; before,
+/// in cells, which lost every game of a match at equal iterations,
+/// docs/ai.md "The three-player value in moves"): each seat's score is
+/// its moves to connect (the player to move half a move nearer), a
+/// quarter per group and a 24th per touching pair, against the average
+/// of the other two, a tenth a move.
+#[test]
+fn three_player_search_value_counts_moves() {
+    let g = three();
+    let nb = g.board.neighbors;
+    let mut checked = 0;
+    for seed in 0..20u64 {
+        let (pos, _) = random_playout(&g, &g.start(), seed, 10 + 3 * seed as usize);
+        if g.winner(&pos).is_some() {
+            continue;
+        }
+        let score = |p: Player| {
+            let s = pos.pieces[p as usize];
+            let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
+            let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
+            -(g.moves_needed(&pos, p) as f64) + tempo - 0.25 * g.groups(s).len() as f64 + touching as f64 / 24.0
+        };
+        for p in [RED, GREEN, BLUE] {
+            let others: Vec<f64> = [RED, GREEN, BLUE].into_iter().filter(|&q| q != p).map(score).collect();
+            let want = ((score(p) - others.iter().sum::<f64>() / 2.0) / 10.0).clamp(-0.95, 0.95);
+            assert!((g.search_value(&pos, p) - want).abs() < 1e-12, "seed {seed}, seat {p}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked}");
+}
