@@ -2,6 +2,7 @@
 //! penalties, the match standing and the next game of a match, and the
 //! search's value and heuristic.
 
+use super::board::cut_ray;
 use super::{Position, ShoulderToShoulder};
 use crate::bits::{bit, components, components_in, flood, Bits};
 use crate::error::RulesError;
@@ -283,12 +284,14 @@ impl ShoulderToShoulder {
     /// away behind the two-player game's blockers may need four moves, one
     /// across the board on an open line needs one.
     pub fn moves_needed(&self, pos: &Position, p: Player) -> u32 {
-        self.moves_needed_with(pos, p, &self.groups(pos.pieces[p as usize]))
+        let mut reach = Reach::new(self, pos);
+        self.moves_needed_with(pos, p, &self.groups(pos.pieces[p as usize]), &mut reach)
     }
 
     /// [`ShoulderToShoulder::moves_needed`] given the groups of `p`'s
-    /// pieces ([`ShoulderToShoulder::groups`]).
-    fn moves_needed_with(&self, pos: &Position, p: Player, groups: &[u128]) -> u32 {
+    /// pieces ([`ShoulderToShoulder::groups`]) and the straight reach of
+    /// `pos`'s cells, shared by the seats of one position.
+    fn moves_needed_with(&self, pos: &Position, p: Player, groups: &[u128], reach: &mut Reach) -> u32 {
         let mine = pos.pieces[p as usize];
         if groups.len() <= 1 {
             return 0;
@@ -297,15 +300,16 @@ impl ShoulderToShoulder {
         let b = self.board;
         let nb = b.neighbors;
         let occ = pos.occupied();
-        let stop = occ | self.closed;
         let landable = b.all() & !occ & !self.no_landing[p as usize] & !self.closed;
-        // Each outside piece's one-move destinations.
-        let mut left: Vec<u128> = Bits(mine & !anchor)
-            .map(|from| {
-                let (s, q) = self.destinations(pos, p, from);
-                s | q
-            })
-            .collect();
+        // Each outside piece's one-move destinations (twelve pieces at most
+        // leave eleven outside).
+        let mut left = [0u128; 12];
+        let mut n = 0;
+        for from in Bits(mine & !anchor) {
+            let (s, q) = self.destinations(pos, p, from);
+            left[n] = s | q;
+            n += 1;
+        }
         // Layer k: the empty cells from which k moves reach a cell touching
         // the anchor (layer 0: those cells). Moves are reversible here (a
         // straight line is clear both ways, a squeeze joins two cells of one
@@ -314,29 +318,64 @@ impl ShoulderToShoulder {
         let mut seen = layer;
         let mut total = 0;
         for k in 1..=NEED_LAYERS {
-            left.retain(|&dest| {
-                let reached = dest & layer != 0;
-                if reached {
+            let mut kept = 0;
+            for i in 0..n {
+                if left[i] & layer != 0 {
                     total += k;
+                } else {
+                    left[kept] = left[i];
+                    kept += 1;
                 }
-                !reached
-            });
-            if left.is_empty() || layer == 0 || k == NEED_LAYERS {
+            }
+            n = kept;
+            if n == 0 || layer == 0 || k == NEED_LAYERS {
                 break;
             }
             let mut next = 0u128;
             for x in Bits(layer) {
-                for d in 0..6 {
-                    next |= b.reach(d, x, stop);
-                }
-                if b.colour[x as usize] == p {
-                    next |= b.squeeze_mask[x as usize];
-                }
+                next |= reach.of(x);
+            }
+            for x in Bits(layer & b.colour_mask[p as usize]) {
+                next |= b.squeeze_mask[x as usize];
             }
             layer = next & landable & !seen;
             seen |= layer;
         }
-        total + left.len() as u32 * (NEED_LAYERS + 1)
+        total + n as u32 * (NEED_LAYERS + 1)
+    }
+}
+
+/// The cells each empty cell of a position reaches by straight moves
+/// (every piece and the closed home in the way), worked out the first
+/// time a cell is asked and kept for the rest of the position: the move
+/// count's layers of all the seats grow over the same lines.
+pub(super) struct Reach<'a> {
+    game: &'a ShoulderToShoulder,
+    stop: u128,
+    known: u128,
+    cells: [u128; 128],
+}
+
+impl<'a> Reach<'a> {
+    pub(super) fn new(game: &'a ShoulderToShoulder, pos: &Position) -> Self {
+        Reach { game, stop: pos.occupied() | game.closed, known: 0, cells: [0; 128] }
+    }
+
+    /// The straight reach of cell `x`.
+    #[inline]
+    fn of(&mut self, x: u8) -> u128 {
+        if self.known & bit(x) == 0 {
+            let t = &self.game.cells[x as usize];
+            let stop = self.stop;
+            self.cells[x as usize] = cut_ray::<0>(t.rays[0], stop)
+                | cut_ray::<1>(t.rays[1], stop)
+                | cut_ray::<2>(t.rays[2], stop)
+                | cut_ray::<3>(t.rays[3], stop)
+                | cut_ray::<4>(t.rays[4], stop)
+                | cut_ray::<5>(t.rays[5], stop);
+            self.known |= bit(x);
+        }
+        self.cells[x as usize]
     }
 }
 
@@ -356,6 +395,7 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
     let seats = g.seats() as usize;
     let nb = g.board.neighbors;
     let mut scores = [0.0f64; 3];
+    let mut reach = Reach::new(g, pos);
     for (p, score) in scores.iter_mut().enumerate().take(seats) {
         let p = p as Player;
         let s = pos.pieces[p as usize];
@@ -377,7 +417,7 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
         }
         let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
         let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
-        let needed = g.moves_needed_with(pos, p, groups);
+        let needed = g.moves_needed_with(pos, p, groups, &mut reach);
         *score = -(needed as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0;
     }
     let mut others = [0.0f64; 3];
