@@ -284,14 +284,14 @@ impl ShoulderToShoulder {
     /// away behind the two-player game's blockers may need four moves, one
     /// across the board on an open line needs one.
     pub fn moves_needed(&self, pos: &Position, p: Player) -> u32 {
-        let mut reach = Reach::new(self, pos);
-        self.moves_needed_with(pos, p, &self.groups(pos.pieces[p as usize]), &mut reach)
+        let reach = Reach::new(self, pos);
+        self.moves_needed_with(pos, p, &self.groups(pos.pieces[p as usize]), &reach)
     }
 
     /// [`ShoulderToShoulder::moves_needed`] given the groups of `p`'s
     /// pieces ([`ShoulderToShoulder::groups`]) and the straight reach of
     /// `pos`'s cells, shared by the seats of one position.
-    fn moves_needed_with(&self, pos: &Position, p: Player, groups: &[u128], reach: &mut Reach) -> u32 {
+    fn moves_needed_with(&self, pos: &Position, p: Player, groups: &[u128], reach: &Reach) -> u32 {
         let mine = pos.pieces[p as usize];
         if groups.len() <= 1 {
             return 0;
@@ -332,6 +332,7 @@ impl ShoulderToShoulder {
                 break;
             }
             let mut next = 0u128;
+            // A cell's reach holds the cell itself, which is seen.
             for x in Bits(layer) {
                 next |= reach.of(x);
             }
@@ -346,36 +347,51 @@ impl ShoulderToShoulder {
 }
 
 /// The cells each empty cell of a position reaches by straight moves
-/// (every piece and the closed home in the way), worked out the first
-/// time a cell is asked and kept for the rest of the position: the move
-/// count's layers of all the seats grow over the same lines.
-pub(super) struct Reach<'a> {
-    game: &'a ShoulderToShoulder,
-    stop: u128,
-    known: u128,
+/// (every piece and the closed home in the way), the cell itself with
+/// them, worked out once a position for the move count's layers of every
+/// seat. A straight move runs along a run of empty cells of one line, both
+/// ways, so each cell reaches the runs through it along the three axes:
+/// the runs are cut from the board's lines (one `cut_ray` each, where a
+/// cell at a time took six) and each run is added to its cells.
+pub(super) struct Reach {
     cells: [u128; 128],
 }
 
-impl<'a> Reach<'a> {
-    pub(super) fn new(game: &'a ShoulderToShoulder, pos: &Position) -> Self {
-        Reach { game, stop: pos.occupied() | game.closed, known: 0, cells: [0; 128] }
+impl Reach {
+    pub(super) fn new(game: &ShoulderToShoulder, pos: &Position) -> Self {
+        let stop = pos.occupied() | game.closed;
+        let mut cells = [0u128; 128];
+        runs::<0>(&game.lines[0], game, stop, &mut cells);
+        runs::<4>(&game.lines[1], game, stop, &mut cells);
+        runs::<5>(&game.lines[2], game, stop, &mut cells);
+        Reach { cells }
     }
 
-    /// The straight reach of cell `x`.
+    /// The straight reach of the empty cell `x`, with `x`.
     #[inline]
-    fn of(&mut self, x: u8) -> u128 {
-        if self.known & bit(x) == 0 {
-            let t = &self.game.cells[x as usize];
-            let stop = self.stop;
-            self.cells[x as usize] = cut_ray::<0>(t.rays[0], stop)
-                | cut_ray::<1>(t.rays[1], stop)
-                | cut_ray::<2>(t.rays[2], stop)
-                | cut_ray::<3>(t.rays[3], stop)
-                | cut_ray::<4>(t.rays[4], stop)
-                | cut_ray::<5>(t.rays[5], stop);
-            self.known |= bit(x);
-        }
+    fn of(&self, x: u8) -> u128 {
         self.cells[x as usize]
+    }
+}
+
+/// Adds each run of empty cells of `lines` (lines along the rising
+/// direction `D`) of two cells or more to its cells' reach.
+#[inline(always)]
+fn runs<const D: usize>(lines: &[u128], game: &ShoulderToShoulder, stop: u128, cells: &mut [u128; 128]) {
+    for &line in lines {
+        let mut empty = line & !stop;
+        while empty != 0 {
+            // The lowest empty cell left starts a run: the cell before it
+            // on the line is a blocker, the line's end or an earlier run's.
+            let c = empty.trailing_zeros() as u8;
+            let run = bit(c) | cut_ray::<D>(game.cells[c as usize].rays[D], stop);
+            empty &= !run;
+            if run & (run - 1) != 0 {
+                for x in Bits(run) {
+                    cells[x as usize] |= run;
+                }
+            }
+        }
     }
 }
 
@@ -395,7 +411,7 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
     let seats = g.seats() as usize;
     let nb = g.board.neighbors;
     let mut scores = [0.0f64; 3];
-    let mut reach = Reach::new(g, pos);
+    let reach = Reach::new(g, pos);
     for (p, score) in scores.iter_mut().enumerate().take(seats) {
         let p = p as Player;
         let s = pos.pieces[p as usize];
@@ -417,7 +433,7 @@ pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Playe
         }
         let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
         let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
-        let needed = g.moves_needed_with(pos, p, groups, &mut reach);
+        let needed = g.moves_needed_with(pos, p, groups, &reach);
         *score = -(needed as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0;
     }
     let mut others = [0.0f64; 3];

@@ -96,6 +96,11 @@ pub enum Move {
     Pass,
 }
 
+/// The straight directions that raise the cell index (`e`, `sw`, `se`),
+/// one along each axis of the board ([`board::rising`]).
+const LINE_DIRECTIONS: [usize; 3] = [0, 4, 5];
+const _: () = assert!(board::rising(0) && board::rising(4) && board::rising(5));
+
 /// Shoulder to Shoulder in one variant, on one board.
 pub struct ShoulderToShoulder {
     variant: Variant,
@@ -109,6 +114,11 @@ pub struct ShoulderToShoulder {
     closed: u128,
     /// Each cell's move tables side by side, for [`ShoulderToShoulder::destinations`].
     cells: Vec<CellMoves>,
+    /// The board's straight lines of two cells or more, by axis: the lines
+    /// along `e`, `sw` and `se` (the directions that raise the index), each
+    /// as the mask of its cells, for the move count's reach
+    /// ([`eval::Reach`]).
+    lines: [Vec<u128>; 3],
 }
 
 /// A cell's tables for its piece's destinations, side by side: the
@@ -146,6 +156,13 @@ impl ShoulderToShoulder {
                     colour: board.colour[c],
                 })
                 .collect(),
+            lines: LINE_DIRECTIONS.map(|d| {
+                let back = (d + 3) % 6;
+                (0..board.len())
+                    .filter(|&c| board.step[c][back].is_none() && board.rays[d][c] != 0)
+                    .map(|c| bit(c as u8) | board.rays[d][c])
+                    .collect()
+            }),
         }
     }
 
