@@ -518,6 +518,11 @@ fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents
                     played.totals,
                     played.winners
                 );
+                // A game without a winner (cut off at the cap, say) is
+                // worth looking at: its final position, to analyse.
+                for (i, g) in played.games.iter().enumerate().filter(|(_, g)| g.winners.is_empty()) {
+                    eprintln!("{label}: match {m}, game {i} ended without a winner after {} plies: {}", g.plies, g.end);
+                }
             })?;
             outln!("{label}: {tally}");
         }

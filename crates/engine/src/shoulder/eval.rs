@@ -347,8 +347,8 @@ impl ShoulderToShoulder {
 }
 
 /// The cells each empty cell of a position reaches by straight moves
-/// (every piece and the closed home in the way), the cell itself with
-/// them, worked out once a position for the move count's layers of every
+/// (every piece and the closed home in the way), with the cell itself
+/// where it reaches any, worked out once a position for the move count's layers of every
 /// seat. A straight move runs along a run of empty cells of one line, both
 /// ways, so each cell reaches the runs through it along the three axes:
 /// the runs are cut from the board's lines (one `cut_ray` each, where a
@@ -367,9 +367,9 @@ impl Reach {
         Reach { cells }
     }
 
-    /// The straight reach of the empty cell `x`, with `x`.
+    /// The straight reach of the empty cell `x`, with `x` unless empty.
     #[inline]
-    fn of(&self, x: u8) -> u128 {
+    pub(super) fn of(&self, x: u8) -> u128 {
         self.cells[x as usize]
     }
 }

@@ -1316,6 +1316,35 @@ fn moves_needed_agrees_with_brute_force() {
     }
 }
 
+/// The move count's reach, cut from runs of empty cells along the board's
+/// lines once a position, is every empty cell's straight reach (each of
+/// the six directions cut at its first piece or closed home), with the
+/// cell itself where it reaches any, along random games of both variants (the two-player game's
+/// closed blue home included).
+#[test]
+fn the_move_counts_reach_is_each_cells_straight_reach() {
+    for g in [three(), two()] {
+        let b = g.board();
+        for seed in 0..6u64 {
+            let mut pos = Game::start(&g);
+            for ply in 0..40usize {
+                let reach = eval::Reach::new(&g, &pos);
+                let stop = pos.occupied() | g.closed;
+                for x in Bits(b.all() & !stop) {
+                    let moves = (0..6).fold(0, |m, d| m | b.reach(d, x, stop));
+                    let want = if moves == 0 { 0 } else { moves | bit(x) };
+                    assert_eq!(reach.of(x), want, "seed {seed} ply {ply} cell {}", b.names[x as usize]);
+                }
+                let (next, n) = random_playout(&g, &pos, seed * 1000 + ply as u64, 3);
+                if n < 3 || g.outcome(&next).is_over() {
+                    break;
+                }
+                pos = next;
+            }
+        }
+    }
+}
+
 /// The regression test for the two-player ladder (docs/ai.md, "Shoulder to
 /// Shoulder, two players"): the search's value must count the moves a
 /// straggler needs, not the cells between it and its group. Red has eleven
