@@ -234,7 +234,7 @@ impl Board {
 
     /// Whether this is the built board (the tests build others).
     #[inline]
-    fn is_built(&self) -> bool {
+    pub(super) fn is_built(&self) -> bool {
         std::ptr::eq(self.names.as_ptr(), NAMES.as_ptr())
     }
 

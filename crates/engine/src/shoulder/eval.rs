@@ -4,7 +4,7 @@
 
 use super::board::cut_ray;
 use super::{Position, ShoulderToShoulder};
-use crate::bits::{bit, components, components_in, flood, Bits};
+use crate::bits::{bit, cached, components, components_in, flood, Bits, SetCache, SET_CACHE_SLOTS};
 use crate::error::RulesError;
 use crate::game::{Evaluation, MatchStanding, Outcome, PerSeat, Player, PlayerMeasures};
 
@@ -285,18 +285,19 @@ impl ShoulderToShoulder {
     /// across the board on an open line needs one.
     pub fn moves_needed(&self, pos: &Position, p: Player) -> u32 {
         let reach = Reach::new(self, pos);
-        self.moves_needed_with(pos, p, &self.groups(pos.pieces[p as usize]), &reach)
+        let groups = self.groups(pos.pieces[p as usize]);
+        self.moves_needed_with(pos, p, groups.len(), largest(&groups), &reach)
     }
 
-    /// [`ShoulderToShoulder::moves_needed`] given the groups of `p`'s
-    /// pieces ([`ShoulderToShoulder::groups`]) and the straight reach of
-    /// `pos`'s cells, shared by the seats of one position.
-    fn moves_needed_with(&self, pos: &Position, p: Player, groups: &[u128], reach: &Reach) -> u32 {
+    /// [`ShoulderToShoulder::moves_needed`] given how many groups `p`'s
+    /// pieces make and the first of the largest ([`ShoulderToShoulder::groups`],
+    /// [`largest`]), and the straight reach of `pos`'s cells, shared by the
+    /// seats of one position.
+    fn moves_needed_with(&self, pos: &Position, p: Player, groups: usize, anchor: u128, reach: &Reach) -> u32 {
         let mine = pos.pieces[p as usize];
-        if groups.len() <= 1 {
+        if groups <= 1 {
             return 0;
         }
-        let anchor = largest(groups);
         let b = self.board;
         let nb = b.neighbors;
         let occ = pos.occupied();
@@ -395,6 +396,42 @@ fn runs<const D: usize>(lines: &[u128], game: &ShoulderToShoulder, stop: u128, c
     }
 }
 
+/// What the search's value reads from one seat's pieces alone: how many
+/// groups they make, the first of the largest, and the touching pairs
+/// (each counted from both ends).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Shape {
+    groups: u32,
+    anchor: u128,
+    touching: u32,
+}
+
+fn shape(g: &ShoulderToShoulder, s: u128) -> Shape {
+    let nb = g.board.neighbors;
+    // Twelve pieces make twelve groups at most: on the stack, a `Vec` only
+    // past sixteen.
+    let mut held = [0u128; 16];
+    let spilled;
+    let groups: &[u128] = match components_in(s, nb, &mut held) {
+        Some(n) => &held[..n],
+        None => {
+            spilled = g.groups(s);
+            &spilled
+        }
+    };
+    let touching = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
+    Shape { groups: groups.len() as u32, anchor: largest(groups), touching }
+}
+
+thread_local! {
+    /// Each thread's shapes by piece set, on the built board only (the
+    /// tests' small boards are worked out each time): a move changes one
+    /// seat's pieces, so every child of a node the search expands has the
+    /// others' shapes of its parent ([`crate::bits::SetCache`]).
+    static SHAPES: SetCache<Shape> =
+        const { [const { std::cell::Cell::new((u128::MAX, Shape { groups: 0, anchor: 0, touching: 0 })) }; SET_CACHE_SLOTS] };
+}
+
 /// For search: how far each player is from connecting, against the
 /// average opponent: in moves ([`ShoulderToShoulder::moves_needed`]; the
 /// player to move is half a move nearer), then fewer groups and more
@@ -409,32 +446,20 @@ fn runs<const D: usize>(lines: &[u128], game: &ShoulderToShoulder, stop: u128, c
 /// their iterations (docs/ai.md, "The three-player value in moves").
 pub(super) fn search_value(g: &ShoulderToShoulder, pos: &Position, player: Player) -> f64 {
     let seats = g.seats() as usize;
-    let nb = g.board.neighbors;
     let mut scores = [0.0f64; 3];
     let reach = Reach::new(g, pos);
     for (p, score) in scores.iter_mut().enumerate().take(seats) {
         let p = p as Player;
         let s = pos.pieces[p as usize];
-        // Twelve pieces make twelve groups at most: on the stack, a `Vec`
-        // only past sixteen.
-        let mut held = [0u128; 16];
-        let spilled;
-        let groups: &[u128] = match components_in(s, nb, &mut held) {
-            Some(n) => &held[..n],
-            None => {
-                spilled = g.groups(s);
-                &spilled
-            }
-        };
+        let shape = if g.board.is_built() { SHAPES.with(|c| cached(c, s, |s| shape(g, s))) } else { shape(g, s) };
         // One group: this seat has connected ([`ShoulderToShoulder::winner`],
         // the first such seat, read from the groups counted anyway).
-        if groups.len() == 1 {
+        if shape.groups == 1 {
             return if p == player { 1.0 } else { -1.0 };
         }
-        let touching: u32 = Bits(s).map(|c| (nb[c as usize] & s).count_ones()).sum();
         let tempo = if pos.to_move == p { 0.5 } else { 0.0 };
-        let needed = g.moves_needed_with(pos, p, groups, &reach);
-        *score = -(needed as f64) + tempo - 0.25 * groups.len() as f64 + touching as f64 / 24.0;
+        let needed = g.moves_needed_with(pos, p, shape.groups as usize, shape.anchor, &reach);
+        *score = -(needed as f64) + tempo - 0.25 * shape.groups as f64 + shape.touching as f64 / 24.0;
     }
     let mut others = [0.0f64; 3];
     let mut k = 0;
