@@ -60,3 +60,48 @@ fn a_match_shared_by_first_game_plays_the_same_games() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--first-game 4 is not below --games 4"));
 }
+
+/// `--matches --verbose` prints the final position of every game that
+/// ended without a winner, and that position reads back as a position of
+/// the game: with its cap raised, `--analyze` takes it (at the cap the
+/// game is over). Here every game is cut off at 3 plies.
+#[test]
+fn whole_matches_print_the_end_of_each_game_without_a_winner() {
+    let out = run(&[
+        "arena",
+        "--matches",
+        "--game",
+        "shoulder-to-shoulder/three-player",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--max-plies",
+        "3",
+        "--verbose",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let ends: Vec<&str> = stderr.lines().filter(|l| l.contains("ended without a winner after 3 plies: ")).collect();
+    assert_eq!(ends.len(), 3, "one line a game of the match: {stderr}");
+    for (i, line) in ends.iter().enumerate() {
+        assert!(line.contains(&format!("match 0, game {i} ended")), "{line}");
+        let position = line.split_once("plies: ").expect("a position").1;
+        assert!(position.ends_with("ply=3; max_plies=3"), "{position}");
+        let position = position.replace("max_plies=3", "max_plies=300");
+        let analysed = run(&[
+            "arena",
+            "--game",
+            "shoulder-to-shoulder/three-player",
+            "--player",
+            "mcts:it=20",
+            "--analyze",
+            &position,
+        ]);
+        assert!(analysed.status.success(), "{position}: {}", String::from_utf8_lossy(&analysed.stderr));
+    }
+}

@@ -349,11 +349,12 @@ impl ShoulderToShoulder {
 
 /// The cells each empty cell of a position reaches by straight moves
 /// (every piece and the closed home in the way), with the cell itself
-/// where it reaches any, worked out once a position for the move count's layers of every
-/// seat. A straight move runs along a run of empty cells of one line, both
-/// ways, so each cell reaches the runs through it along the three axes:
-/// the runs are cut from the board's lines (one `cut_ray` each, where a
-/// cell at a time took six) and each run is added to its cells.
+/// where it reaches any, worked out once a position for the move count's
+/// layers of every seat. A straight move runs along a run of empty cells
+/// of one line, both ways, so each cell reaches the runs through it along
+/// the three axes: the runs are cut from the board's lines (one `cut_ray`
+/// each, where a cell at a time took six) and each run of two cells or
+/// more is added to its cells.
 pub(super) struct Reach {
     cells: [u128; 128],
 }

@@ -1319,8 +1319,8 @@ fn moves_needed_agrees_with_brute_force() {
 /// The move count's reach, cut from runs of empty cells along the board's
 /// lines once a position, is every empty cell's straight reach (each of
 /// the six directions cut at its first piece or closed home), with the
-/// cell itself where it reaches any, along random games of both variants (the two-player game's
-/// closed blue home included).
+/// cell itself where it reaches any, along random games of both variants
+/// (the two-player game's closed blue home included).
 #[test]
 fn the_move_counts_reach_is_each_cells_straight_reach() {
     for g in [three(), two()] {
