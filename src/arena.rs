@@ -126,7 +126,7 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     if let Some(path) = &a.refit {
-        return refit(&a, path);
+        return refit(&a, &registry, path);
     }
     if a.ladder {
         return run_ladder(&a, &games);
@@ -340,6 +340,7 @@ fn ladder_json(
         "unit": if a.matches { "match" } else { "game" },
         "seed": a.seed,
         "max_plies": a.max_plies,
+        "seats": pairings.first().map_or(d.players.len() as u32, |p| p.seats),
         "rungs": rungs.iter().zip(ratings).map(|(r, x)| serde_json::json!({
             "player": r.to_string(), "elo": x.elo, "low": x.low, "high": x.high,
         })).collect::<Vec<_>>(),
@@ -350,9 +351,10 @@ fn ladder_json(
                 "a": rungs[p.a].to_string(), "b": rungs[p.b].to_string(),
                 "wins": t.wins, "draws": t.draws, "losses": t.losses,
                 "win_rate": t.win_rate(), "low": lo, "high": hi,
+                "head_to_head": ladder::head_to_head(t.win_rate(), p.seats),
                 "plies": t.plies as f64 / t.games.max(1) as f64,
                 "a_ms_a_move": if t.a_moves > 0 { t.a_time.as_secs_f64() * 1000.0 / t.a_moves as f64 } else { 0.0 },
-                "distinct": ladder::distinct(t),
+                "distinct": ladder::distinct(p),
             })
         }).collect::<Vec<_>>(),
     })
@@ -362,6 +364,18 @@ fn ladder_json(
 /// result against the rung below, then every pairing.
 fn markdown(rungs: &[PlayerSpec], pairings: &[Pairing], ratings: &[ladder::Rating]) -> String {
     let pct = |x: f64| format!("{:.0}", 100.0 * x);
+    // A's wins with their interval; with more than two seats (A against
+    // copies of B) also what they mean head to head, by the rating model.
+    let wins = |p: &Pairing| {
+        let t = &p.tally;
+        let (lo, hi) = t.interval();
+        let mut s = format!("{} % [{}, {}]", pct(t.win_rate()), pct(lo), pct(hi));
+        if p.seats > 2 {
+            let h = |x| pct(ladder::head_to_head(x, p.seats));
+            s += &format!(" of {} seats; head to head {} % [{}, {}]", p.seats, h(t.win_rate()), h(lo), h(hi));
+        }
+        s
+    };
     let mut out = String::from(
         "| rung | rating (Elo) [95 %] | vs the rung below: W–D–L | wins [95 %] | distinct |\n| --- | ---: | --- | --- | --- |\n",
     );
@@ -370,11 +384,10 @@ fn markdown(rungs: &[PlayerSpec], pairings: &[Pairing], ratings: &[ladder::Ratin
         let (wdl, rate, ok) = match below {
             Some(p) => {
                 let t = &p.tally;
-                let (lo, hi) = t.interval();
                 (
                     format!("{}–{}–{}", t.wins, t.draws, t.losses),
-                    format!("{} % [{}, {}]", pct(t.win_rate()), pct(lo), pct(hi)),
-                    if ladder::distinct(t) { "yes" } else { "**no**" }.to_string(),
+                    wins(p),
+                    if ladder::distinct(p) { "yes" } else { "**no**" }.to_string(),
                 )
             }
             None => ("—".into(), "—".into(), "—".into()),
@@ -384,18 +397,15 @@ fn markdown(rungs: &[PlayerSpec], pairings: &[Pairing], ratings: &[ladder::Ratin
     out += "\n| A | B | A: W–D–L | A's wins [95 %] | plies a game | A's ms a move |\n| --- | --- | --- | --- | ---: | ---: |\n";
     for p in pairings {
         let t = &p.tally;
-        let (lo, hi) = t.interval();
         let ms = if t.a_moves > 0 { t.a_time.as_secs_f64() * 1000.0 / t.a_moves as f64 } else { 0.0 };
         out += &format!(
-            "| `{}` | `{}` | {}–{}–{} | {} % [{}, {}] | {:.0} | {:.1} |\n",
+            "| `{}` | `{}` | {}–{}–{} | {} | {:.0} | {:.1} |\n",
             rungs[p.a],
             rungs[p.b],
             t.wins,
             t.draws,
             t.losses,
-            pct(t.win_rate()),
-            pct(lo),
-            pct(hi),
+            wins(p),
             t.plies as f64 / t.games.max(1) as f64,
             ms
         );
@@ -532,7 +542,7 @@ fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents
 
 /// `--ladder --refit FILE`: the ladders of a `--json` file, refitted and
 /// printed as markdown.
-fn refit(a: &ArenaArgs, path: &std::path::Path) -> anyhow::Result<()> {
+fn refit(a: &ArenaArgs, registry: &Registry, path: &std::path::Path) -> anyhow::Result<()> {
     use parlour_engine::search::arena::Tally;
     let bad = |what: &str| anyhow::anyhow!("--refit {}: {what}", path.display());
     let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
@@ -547,6 +557,19 @@ fn refit(a: &ArenaArgs, path: &std::path::Path) -> anyhow::Result<()> {
             .collect();
         let rungs: Vec<PlayerSpec> =
             names.iter().map(|r| r.parse()).collect::<Result<_, String>>().map_err(anyhow::Error::msg)?;
+        // Seats at the table: written since 2026-12-04; before, the game's
+        // own count (every ladder file before then is of a known game).
+        let seats = match g["seats"].as_u64() {
+            Some(k) => k as u32,
+            None => {
+                let (id, variant) = (g["game"].as_str().unwrap_or_default(), g["variant"].as_str().unwrap_or_default());
+                let game = registry.get(id, variant).map_err(|e| bad(&e.to_string()))?;
+                game.description().players.len() as u32
+            }
+        };
+        if seats < 2 {
+            return Err(bad("a ladder with fewer than two seats"));
+        }
         let mut pairings = Vec::new();
         for p in g["pairings"].as_array().ok_or_else(|| bad("a ladder without pairings"))? {
             let index = |k: &str| names.iter().position(|n| Some(n.as_str()) == p[k].as_str());
@@ -565,7 +588,7 @@ fn refit(a: &ArenaArgs, path: &std::path::Path) -> anyhow::Result<()> {
                 a_time: std::time::Duration::from_secs_f64(p["a_ms_a_move"].as_f64().unwrap_or(0.0) / 1000.0),
                 a_moves: 1,
             };
-            pairings.push(Pairing { a: ia, b: ib, tally });
+            pairings.push(Pairing { a: ia, b: ib, seats, tally });
         }
         let ratings = ladder::ratings(rungs.len(), &pairings, &opts);
         outln!("\n### {}/{}\n", g["game"].as_str().unwrap_or("?"), g["variant"].as_str().unwrap_or("?"));

@@ -105,3 +105,59 @@ fn whole_matches_print_the_end_of_each_game_without_a_winner() {
         assert!(analysed.status.success(), "{position}: {}", String::from_utf8_lossy(&analysed.stderr));
     }
 }
+
+/// A three-player ladder is rated by Luce's choice model: its JSON says
+/// how many seats a table has, and a file from before that key (read by
+/// `--refit`) takes the game's own count. A pairing whose A won a third of
+/// its games against two copies is even: both rungs rated 0, 50 % head to
+/// head.
+#[test]
+fn a_three_player_ladder_is_rated_by_its_seats() {
+    let dir = std::env::temp_dir().join(format!("parlour-ladder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let played = dir.join("played.json");
+    let out = run(&[
+        "arena",
+        "--ladder",
+        "--game",
+        "shoulder-to-shoulder/three-player",
+        "--game",
+        "contiguity",
+        "--rung",
+        "random",
+        "--rung",
+        "random",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--max-plies",
+        "6",
+        "--resamples",
+        "10",
+        "--json",
+        played.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&played).unwrap()).unwrap();
+    assert_eq!(doc[0]["seats"], 3, "{doc}");
+    assert_eq!(doc[1]["seats"], 2, "{doc}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(" of 3 seats; head to head "), "{stdout}");
+
+    // Written before the key: 12 wins and 24 losses of 36 three-seat games.
+    let old = dir.join("old.json");
+    let pairing =
+        r#"{"a": "greedy", "b": "random", "wins": 12, "draws": 0, "losses": 24, "plies": 50, "a_ms_a_move": 1}"#;
+    let text = format!(
+        r#"[{{"game": "shoulder-to-shoulder", "variant": "three-player", "games": 36, "seed": 1, "max_plies": 300,
+             "rungs": [{{"player": "random"}}, {{"player": "greedy"}}], "pairings": [{pairing}]}}]"#
+    );
+    std::fs::write(&old, text).unwrap();
+    let out = run(&["arena", "--game", "all", "--ladder", "--refit", old.to_str().unwrap(), "--resamples", "10"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("| `greedy` | 0 ["), "even: rated as the rung below: {stdout}");
+    assert!(stdout.contains("33 % [20, 50] of 3 seats; head to head 50 % [34, 66]"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}

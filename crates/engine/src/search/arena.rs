@@ -609,8 +609,7 @@ impl fmt::Display for MatchTally {
         let (rate, lo, hi) = self.game_win_rate();
         write!(
             f,
-            "{} matches, {} games: A won {} games, {:.1}% [{:.1}%, {:.1}%] ({} without a winner); \
-             matches won alone {}, shared {}; mean match penalty A {:.2}, B {:.2} (each copy)",
+            "{} matches, {} games: A won {} games, {:.1}% [{:.1}%, {:.1}%] ({} without a winner); ",
             self.matches,
             self.games,
             self.game_wins,
@@ -618,6 +617,17 @@ impl fmt::Display for MatchTally {
             100.0 * lo,
             100.0 * hi,
             self.game_draws,
+        )?;
+        if self.b_copies > 1 {
+            // What A's share of games means against one B, by the ladder's
+            // rating model (par, a share of one in `seats`, is 50 %).
+            let seats = self.b_copies + 1;
+            let h = |x| 100.0 * super::ladder::head_to_head(x, seats);
+            write!(f, "head to head {:.1}% [{:.1}%, {:.1}%]; ", h(rate), h(lo), h(hi))?;
+        }
+        write!(
+            f,
+            "matches won alone {}, shared {}; mean match penalty A {:.2}, B {:.2} (each copy)",
             self.won,
             self.shared,
             self.a_mean(),

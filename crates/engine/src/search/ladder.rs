@@ -5,14 +5,20 @@
 //! Every pairing of rungs `i < j` whose distance `j - i` is at most `span`
 //! is a match of [`run_match`] with the higher rung as player A (seats
 //! alternating; in a three-player game A plays against two copies of the
-//! lower rung). The ratings are a Bradley–Terry fit (a draw counts as half
-//! a win to each side) on the Elo scale — 400 · log10 of the strength
-//! ratio, so 200 points ≈ 76 % expected score — anchored at the first rung
-//! (0). Each played pairing also counts `prior` virtual games scored half
-//! each (a weak prior that keeps ratings finite when one side won every
-//! game). The 95 % intervals come from a seeded parametric bootstrap: every
+//! lower rung). The ratings are a Bradley–Terry fit on the Elo scale —
+//! 400 · log10 of the strength ratio, so 200 points ≈ 76 % expected score
+//! head to head — anchored at the first rung (0). With more than two seats
+//! the fit is Luce's choice model, Bradley–Terry's own extension: A, of
+//! strength `a`, wins a game against `k - 1` copies of B, of strength `b`,
+//! with probability `a / (a + (k - 1) b)`, so equal players win a game in
+//! `k` each and are rated equal (counting the copies' wins as A's losses
+//! in a two-player fit would rate them 120 points apart). A game without a
+//! winner counts as a `k`-th of a win to each seat (half with two players).
+//! Each played pairing also counts `prior` virtual games scored that way
+//! (a weak prior that keeps ratings finite when one side won every game).
+//! The 95 % intervals come from a seeded parametric bootstrap: every
 //! pairing's games are redrawn from its win/draw/loss shares (the prior's
-//! virtual games counted as half won, half lost) and the fit repeated.
+//! virtual games counted as above) and the fit repeated.
 //!
 //! Seeds: pairing (A, B) plays with `mix(seed, hash("A vs B"))`, so its
 //! games do not depend on which other rungs are in the ladder, and with
@@ -30,14 +36,54 @@ pub struct Pairing {
     /// Rung indices (`a` the higher).
     pub a: usize,
     pub b: usize,
+    /// Seats at the table: A and `seats - 1` copies of B (2 in a
+    /// two-player game, 3 in three-player Shoulder to Shoulder).
+    pub seats: u32,
     pub tally: Tally,
 }
 
 impl Pairing {
-    /// A's score: wins plus half the draws.
+    /// A's score: its wins plus its share of the games without a winner
+    /// (half with two seats, a third with three).
     pub fn score(&self) -> f64 {
-        self.tally.wins as f64 + 0.5 * self.tally.draws as f64
+        self.tally.wins as f64 + self.tally.draws as f64 / self.seats.max(2) as f64
     }
+
+    /// The pairing as the fit reads it.
+    fn played(&self) -> Played {
+        Played { a: self.a, b: self.b, score: self.score(), games: self.tally.games as f64, seats: self.seats }
+    }
+}
+
+/// One pairing's games as [`fit`] reads them: A (rung `a`) against
+/// `seats - 1` copies of rung `b`, A's `score` (wins, and a `seats`-th of
+/// each game without a winner) of `games`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Played {
+    pub a: usize,
+    pub b: usize,
+    pub score: f64,
+    pub games: f64,
+    pub seats: u32,
+}
+
+impl Played {
+    /// Two seats: A against one B.
+    pub fn two(a: usize, b: usize, score: f64, games: f64) -> Played {
+        Played { a, b, score, games, seats: 2 }
+    }
+}
+
+/// What a share `q` of games won by A against `seats - 1` copies of B
+/// means head to head, by the rating model: A's strength is
+/// `(seats - 1) q / (1 - q)` times B's, so it would win
+/// `(seats - 1) q / (1 + (seats - 2) q)` of its games against one B. The
+/// identity with two seats; with three, winning a third (par) is even
+/// (50 %) and winning half is two to one (67 %).
+pub fn head_to_head(q: f64, seats: u32) -> f64 {
+    let k = seats.max(2) as f64;
+    let q = q.clamp(0.0, 1.0);
+    (k - 1.0) * q / (1.0 + (k - 2.0) * q)
 }
 
 /// A fitted rating with its interval, in Elo points from the first rung.
@@ -117,9 +163,10 @@ pub fn run_ladder_in(
     on_game: &mut dyn FnMut(&Pairing, u32, &GameRecord),
 ) -> Result<Vec<Pairing>, RulesError> {
     let mut out = Vec::new();
+    let seats = game.description().players.len() as u32;
     for (a, b) in schedule(rungs.len(), span) {
         let s = pairing_seed(seed, &rungs[a], &rungs[b]);
-        let mut running = Pairing { a, b, tally: Tally::default() };
+        let mut running = Pairing { a, b, seats, tally: Tally::default() };
         let mut each = |g: u32, r: &GameRecord| {
             running.tally.add(r);
             on_game(&running, g, r);
@@ -129,27 +176,30 @@ pub fn run_ladder_in(
         } else {
             run_match(game, &rungs[a], &rungs[b], 0..games, s, max_plies, &mut each)?
         };
-        out.push(Pairing { a, b, tally });
+        out.push(Pairing { a, b, seats, tally });
     }
     Ok(out)
 }
 
 /// Bradley–Terry ratings (Elo points, rung 0 = 0) of `n` players from
-/// `(a, b, score of a, games)` results, with `prior` virtual half-scored
-/// games per result. Hunter's MM iteration; a player in no result keeps 0.
-pub fn fit(n: usize, results: &[(usize, usize, f64, f64)], prior: f64) -> Vec<f64> {
+/// pairings' results ([`Played`]; with more than two seats Luce's choice
+/// model, see the module), with `prior` virtual games per result scored as
+/// between equals. Hunter's MM iteration (with a rung counted once per
+/// copy at the table); a player in no result keeps 0.
+pub fn fit(n: usize, results: &[Played], prior: f64) -> Vec<f64> {
     let mut gamma = vec![1.0f64; n];
     // Wins and games per player, prior included.
     let mut wins = vec![0.0f64; n];
     let mut played = vec![false; n];
-    for &(a, b, s, g) in results {
-        if g + prior <= 0.0 {
+    for r in results {
+        if r.games + prior <= 0.0 {
             continue;
         }
-        wins[a] += s + prior / 2.0;
-        wins[b] += g - s + prior / 2.0;
-        played[a] = true;
-        played[b] = true;
+        let k = r.seats.max(2) as f64;
+        wins[r.a] += r.score + prior / k;
+        wins[r.b] += r.games - r.score + prior * (k - 1.0) / k;
+        played[r.a] = true;
+        played[r.b] = true;
     }
     for _ in 0..100_000 {
         let mut next = gamma.clone();
@@ -159,10 +209,14 @@ pub fn fit(n: usize, results: &[(usize, usize, f64, f64)], prior: f64) -> Vec<f6
                 continue;
             }
             let mut denom = 0.0;
-            for &(a, b, _, g) in results {
-                let games = g + prior;
-                if a == i || b == i {
-                    denom += games / (gamma[a] + gamma[b]);
+            for r in results {
+                let (games, copies) = (r.games + prior, r.seats.max(2) as f64 - 1.0);
+                let table = gamma[r.a] + copies * gamma[r.b];
+                if r.a == i {
+                    denom += games / table;
+                }
+                if r.b == i {
+                    denom += games * copies / table;
                 }
             }
             // A player who never scored would go to 0 (minus infinity);
@@ -195,33 +249,33 @@ pub fn fit(n: usize, results: &[(usize, usize, f64, f64)], prior: f64) -> Vec<f6
 
 /// Ratings of a ladder's rungs with 95 % bootstrap intervals.
 pub fn ratings(rungs: usize, pairings: &[Pairing], opts: &FitOptions) -> Vec<Rating> {
-    let observed: Vec<(usize, usize, f64, f64)> =
-        pairings.iter().map(|p| (p.a, p.b, p.score(), p.tally.games as f64)).collect();
+    let observed: Vec<Played> = pairings.iter().map(Pairing::played).collect();
     let point = fit(rungs, &observed, opts.prior);
     let mut samples: Vec<Vec<f64>> = vec![Vec::new(); rungs];
     let mut rng = Pcg64Mcg::seed_from_u64(opts.seed);
     for _ in 0..opts.resamples {
-        let redrawn: Vec<(usize, usize, f64, f64)> = pairings
+        let redrawn: Vec<Played> = pairings
             .iter()
             .map(|p| {
                 // The observed shares, smoothed by the prior's virtual
-                // games (half won, half lost), so a clean sweep is redrawn
-                // with an occasional loss instead of never varying.
+                // games (scored as between equals), so a clean sweep is
+                // redrawn with an occasional loss instead of never varying.
                 let t = &p.tally;
+                let k = p.seats.max(2) as f64;
                 let n = t.games as f64 + opts.prior;
-                let (pw, pd) = ((t.wins as f64 + opts.prior / 2.0) / n.max(1e-9), t.draws as f64 / n.max(1e-9));
+                let (pw, pd) = ((t.wins as f64 + opts.prior / k) / n.max(1e-9), t.draws as f64 / n.max(1e-9));
                 let mut s = 0.0;
                 for _ in 0..t.games {
                     let u: f64 = rng.random();
                     s += if u < pw {
                         1.0
                     } else if u < pw + pd {
-                        0.5
+                        1.0 / k
                     } else {
                         0.0
                     };
                 }
-                (p.a, p.b, s, t.games as f64)
+                Played { score: s, ..p.played() }
             })
             .collect();
         for (i, r) in fit(rungs, &redrawn, opts.prior).into_iter().enumerate() {
@@ -243,9 +297,14 @@ pub fn ratings(rungs: usize, pairings: &[Pairing], opts: &FitOptions) -> Vec<Rat
 }
 
 /// Whether the higher rung of a pairing is clearly stronger: at least
-/// 65 % wins and the Wilson interval's lower bound above 50 %.
-pub fn distinct(t: &Tally) -> bool {
-    t.win_rate() >= 0.65 && t.interval().0 > 0.5
+/// 65 % wins and the Wilson interval's lower bound above 50 %, head to
+/// head. With more than two seats both are read through the rating model
+/// ([`head_to_head`]): with three, A must win at least 48.1 % of its games
+/// against two copies of B (two to one against one B is 66.7 %), and the
+/// interval's lower bound must be above a third (par).
+pub fn distinct(p: &Pairing) -> bool {
+    let t = &p.tally;
+    head_to_head(t.win_rate(), p.seats) >= 0.65 && head_to_head(t.interval().0, p.seats) > 0.5
 }
 
 #[cfg(test)]
@@ -259,19 +318,19 @@ mod tests {
     #[test]
     fn two_players_fit_the_logit_of_the_score() {
         // 30 of 40: strength ratio 3, 400 · log10 3 = 190.85 points.
-        let r = fit(2, &[(1, 0, 30.0, 40.0)], 0.0);
+        let r = fit(2, &[Played::two(1, 0, 30.0, 40.0)], 0.0);
         assert!((r[0]).abs() < 1e-9 && (r[1] - 400.0 * 3f64.log10()).abs() < 1e-6, "{r:?}");
         // Draws count half: 20 wins and 20 draws of 40 is the same score.
-        let d = fit(2, &[(1, 0, 20.0 + 10.0, 40.0)], 0.0);
+        let d = fit(2, &[Played::two(1, 0, 20.0 + 10.0, 40.0)], 0.0);
         assert!((d[1] - r[1]).abs() < 1e-6);
         // Even results: equal ratings.
-        assert!(fit(2, &[(1, 0, 20.0, 40.0)], 0.0)[1].abs() < 1e-9);
+        assert!(fit(2, &[Played::two(1, 0, 20.0, 40.0)], 0.0)[1].abs() < 1e-9);
     }
 
     #[test]
     fn a_consistent_round_robin_is_recovered_exactly() {
         // Strengths 1 : 3 : 9 give 75 %, 75 % and 90 % expected scores.
-        let results = [(1, 0, 75.0, 100.0), (2, 1, 75.0, 100.0), (2, 0, 90.0, 100.0)];
+        let results = [Played::two(1, 0, 75.0, 100.0), Played::two(2, 1, 75.0, 100.0), Played::two(2, 0, 90.0, 100.0)];
         let r = fit(3, &results, 0.0);
         let step = 400.0 * 3f64.log10();
         assert!((r[1] - step).abs() < 1e-6 && (r[2] - 2.0 * step).abs() < 1e-6, "{r:?}");
@@ -282,16 +341,16 @@ mod tests {
 
     #[test]
     fn the_prior_keeps_a_clean_sweep_finite_and_shrinks_it() {
-        let sweep = fit(2, &[(1, 0, 20.0, 20.0)], 1.0);
+        let sweep = fit(2, &[Played::two(1, 0, 20.0, 20.0)], 1.0);
         // 20.5 of 21: ratio 41.
         assert!((sweep[1] - 400.0 * 41f64.log10()).abs() < 1e-6, "{sweep:?}");
-        let more = fit(2, &[(1, 0, 80.0, 80.0)], 1.0);
+        let more = fit(2, &[Played::two(1, 0, 80.0, 80.0)], 1.0);
         assert!(more[1] > sweep[1]);
     }
 
     #[test]
     fn bootstrap_intervals_contain_the_estimate_narrow_with_games_and_replay() {
-        let pairing = |w, d, l| vec![Pairing { a: 1, b: 0, tally: tally(w, d, l) }];
+        let pairing = |w, d, l| vec![Pairing { a: 1, b: 0, seats: 2, tally: tally(w, d, l) }];
         let opts = FitOptions { prior: 1.0, resamples: 400, seed: 7 };
         let small = ratings(2, &pairing(14, 0, 6), &opts);
         let large = ratings(2, &pairing(140, 0, 60), &opts);
@@ -319,11 +378,57 @@ mod tests {
     }
 
     #[test]
+    fn three_seats_fit_luces_choice_model() {
+        // Equals win a third each against two copies: rated equal, not 120
+        // points apart (a third of the games, read as two-player results).
+        let even = fit(2, &[Played { a: 1, b: 0, score: 12.0, games: 36.0, seats: 3 }], 0.0);
+        assert!(even[1].abs() < 1e-9, "{even:?}");
+        // Strength 3 against two of strength 1 wins 3 / (3 + 2) = 60 %.
+        let r = fit(2, &[Played { a: 1, b: 0, score: 60.0, games: 100.0, seats: 3 }], 0.0);
+        assert!((r[1] - 400.0 * 3f64.log10()).abs() < 1e-6, "{r:?}");
+        // A chain through a three-seat pairing and a two-seat one: 1 : 3 : 9.
+        let chain = [Played { a: 1, b: 0, score: 60.0, games: 100.0, seats: 3 }, Played::two(2, 1, 75.0, 100.0)];
+        let c = fit(3, &chain, 0.0);
+        assert!((c[2] - 2.0 * 400.0 * 3f64.log10()).abs() < 1e-6, "{c:?}");
+        // A game without a winner is a third to each seat: 10 wins and 6
+        // such games of 36 score 12, even.
+        let p = Pairing { a: 1, b: 0, seats: 3, tally: tally(10, 6, 20) };
+        assert!((p.score() - 12.0).abs() < 1e-12);
+        // The prior's virtual games are even too: a third each.
+        let prior = fit(2, &[Played { a: 1, b: 0, score: 12.0, games: 36.0, seats: 3 }], 1.0);
+        assert!(prior[1].abs() < 1e-9, "{prior:?}");
+        // The bootstrap with three seats: an even pairing's interval holds 0.
+        let opts = FitOptions { prior: 1.0, resamples: 400, seed: 7 };
+        let r = ratings(2, &[Pairing { a: 1, b: 0, seats: 3, tally: tally(12, 0, 24) }], &opts);
+        assert!(r[1].elo.abs() < 1e-9 && r[1].low < -50.0 && r[1].high > 50.0, "{r:?}");
+    }
+
+    #[test]
+    fn head_to_head_reads_a_share_of_three_seats() {
+        assert_eq!(head_to_head(0.7, 2), 0.7);
+        assert!((head_to_head(1.0 / 3.0, 3) - 0.5).abs() < 1e-12);
+        assert!((head_to_head(0.5, 3) - 2.0 / 3.0).abs() < 1e-12);
+        assert_eq!(head_to_head(0.0, 3), 0.0);
+        assert_eq!(head_to_head(1.0, 3), 1.0);
+        // 65 % head to head is 13/27 = 48.1 % of three-seat games.
+        assert!((head_to_head(13.0 / 27.0, 3) - 0.65).abs() < 1e-12);
+    }
+
+    #[test]
     fn distinct_needs_the_rate_and_the_bound() {
-        assert!(distinct(&tally(15, 0, 5))); // 75 % [53, 89]
-        assert!(!distinct(&tally(13, 0, 7))); // 65 %, bound 43 %
-        assert!(!distinct(&tally(60, 0, 40))); // bound above 50 %, 60 %
-        assert!(distinct(&tally(65, 0, 35)));
+        let two = |w, d, l| Pairing { a: 1, b: 0, seats: 2, tally: tally(w, d, l) };
+        assert!(distinct(&two(15, 0, 5))); // 75 % [53, 89]
+        assert!(!distinct(&two(13, 0, 7))); // 65 %, bound 43 %
+        assert!(!distinct(&two(60, 0, 40))); // bound above 50 %, 60 %
+        assert!(distinct(&two(65, 0, 35)));
+        // Three seats, A against two copies (games won, draws not won):
+        let three = |w, d, l| Pairing { a: 1, b: 0, seats: 3, tally: tally(w, d, l) };
+        assert!(distinct(&three(23, 7, 6))); // 63.9 % [47.6, 77.5]: 78 % head to head, bound 64 %
+        assert!(distinct(&three(18, 6, 12))); // 50.0 % [34.5, 65.5]: 67 %, bound 51 %
+        assert!(!distinct(&three(15, 9, 12))); // 41.7 %: 59 % head to head
+        assert!(!distinct(&three(12, 8, 16))); // a third: even
+                                               // The rate without the bound: 10 of 20 (50 %, bound 29.9 %).
+        assert!(!distinct(&three(10, 0, 10)));
     }
 
     #[test]
