@@ -69,6 +69,13 @@ async fn describe_game_lists_the_levels_as_the_game_plays_them() {
     );
     let plain = levels("contiguity", "").await;
     assert_eq!(plain[3].max_iterations, 10_000, "plain Contiguity's `hard`: the common row");
+    // Three-player Shoulder to Shoulder: tenfold a level to `hard`; two
+    // players keep the common row.
+    let three = levels("shoulder-to-shoulder", "three-player").await;
+    let iterations = |l: &[pb::LevelInfo]| l.iter().map(|l| l.max_iterations).collect::<Vec<_>>();
+    assert_eq!(iterations(&three), [0, 100, 1_000, 10_000, 30_000, 100_000]);
+    let two = levels("shoulder-to-shoulder", "two-player").await;
+    assert_eq!(iterations(&two), [0, 300, 3_000, 10_000, 30_000, 100_000]);
     let swish = levels("swish", "").await;
     assert_eq!(
         budgets(&swish),

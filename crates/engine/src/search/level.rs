@@ -50,6 +50,14 @@
 //!   former `hard`, `hard` the former `medium`, and `medium` a new step
 //!   between the former `easy` and `medium` (1 000 iterations, and a
 //!   threefold step in positions), measured distinct on both sides.
+//! - Three-player Shoulder to Shoulder has a row of its own: tenfold a
+//!   level from 100 iterations to `hard`'s 10 000. A threefold step was
+//!   not distinct anywhere from 100 to 10 000; every tenfold one measured
+//!   was, read head to head as the ladder reads A against two copies
+//!   ([`super::ladder::head_to_head`]). Every level there weighs the
+//!   others' choices against itself by the default 0.5
+//!   ([`SearchConfig::paranoid`]), as that row was measured; until
+//!   2026-12-04 `easy` and `medium` played max-n, chosen on the cell count.
 //! - In square Swish `master` judges the pie by its play-phase alpha-beta
 //!   from each start: with the tree search's one-move estimate of a
 //!   start, it was not distinct over the level below (25–0–15 in 40
@@ -100,14 +108,6 @@ pub struct Level {
     /// they were measured. Set for `strong` and `master`, whose iterations
     /// fill the default cap in Scala and Contiguity long before they end.
     pub grows_tree: bool,
-    /// With three or more players: how far the others' choices count
-    /// against the searching player in the tree
-    /// ([`SearchConfig::paranoid`]). 0 (max-n) for `easy` and `medium`,
-    /// 0.5 from `hard` up: in three-player Shoulder to Shoulder max-n's
-    /// `hard` lost to `medium` (6 of 36 games), with the weight at every
-    /// level `medium` lost to `easy` (8 of 36, where max-n's had won 24),
-    /// and at 3 000 iterations max-n beat the weight (docs/ai.md).
-    pub paranoid: f64,
 }
 
 /// Which row of budgets a game uses ([`crate::game::Game::level_scale`]):
@@ -145,6 +145,14 @@ pub enum LevelScale {
     /// distinct there: the middle game's value rates most moves alike, so
     /// more iterations have little to find until many more).
     Scala,
+    /// Three-player Shoulder to Shoulder: tenfold a level from 100
+    /// iterations to `hard`'s 10 000, then the common row's `strong` and
+    /// `master`. On the common row `hard` (10 000) was not distinct over
+    /// `medium` (3 000), nor any threefold step from 100 to 10 000; every
+    /// tenfold one measured was (100 over `beginner`, 1 000 over 100,
+    /// 10 000 over 1 000: docs/ai.md, "Three-player budgets on the move
+    /// count", read head to head as the ladder reads three seats).
+    ShoulderThree,
     /// Scala, the Zillions rules: tenfold a level from 100 iterations to
     /// `hard`'s 10 000, then Scala's `strong` and `master`. On Scala's row
     /// neither `hard` (30 000) over `medium` (3 000) nor `strong` (100 000)
@@ -181,14 +189,19 @@ const COMMON: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(10_000, 0), b(30_000
 /// `hard`, then threefold a level.
 const TENFOLD_TO_HARD: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(30_000, 0), b(100_000, 0), b(300_000, 0)];
 
+/// Three-player Shoulder to Shoulder's row: tenfold a level from 100 to
+/// 10 000, then the common row's threefold steps to `strong` and `master`.
+const SHOULDER_THREE: [LevelBudget; 5] = [b(100, 0), b(1_000, 0), b(10_000, 0), b(30_000, 0), b(100_000, 0)];
+
 /// Scala Zillions' row: tenfold a level from 100 to 10 000, then threefold
 /// to `strong` and `master` (those two as on Scala's row, measured distinct).
 const ZILLIONS: [LevelBudget; 5] = [b(100, 0), b(1_000, 0), b(10_000, 0), b(100_000, 0), b(300_000, 0)];
 
 impl LevelScale {
     /// Every scale.
-    pub const ALL: [LevelScale; 8] = [
+    pub const ALL: [LevelScale; 9] = [
         LevelScale::Common,
+        LevelScale::ShoulderThree,
         LevelScale::Squeeze,
         LevelScale::HexSqueeze,
         LevelScale::HexSwish,
@@ -208,6 +221,7 @@ impl LevelScale {
     pub const fn budgets(self) -> [LevelBudget; 5] {
         match self {
             LevelScale::Common => COMMON,
+            LevelScale::ShoulderThree => SHOULDER_THREE,
             LevelScale::Squeeze => {
                 [b(300, 3_000), b(3_000, 30_000), b(10_000, 300_000), b(30_000, 3_000_000), b(100_000, 30_000_000)]
             }
@@ -252,12 +266,7 @@ impl Level {
     /// The player this level uses in a game of the given scale.
     pub fn strategy(&self, scale: LevelScale) -> Strategy {
         match self.budget(scale) {
-            Some(b) => Strategy::Mcts(SearchConfig {
-                ab_nodes: b.ab_positions,
-                pie: b.pie,
-                paranoid: self.paranoid,
-                ..SearchConfig::default()
-            }),
+            Some(b) => Strategy::Mcts(SearchConfig { ab_nodes: b.ab_positions, pie: b.pie, ..SearchConfig::default() }),
             None => Strategy::Greedy,
         }
     }
@@ -403,23 +412,20 @@ pub const LEVELS: [Level; 6] = [
         rank: 0,
         time_limit: None,
         grows_tree: false,
-        paranoid: 0.0,
     },
     Level {
         name: "easy",
-        summary: "a short search: 300 iterations (100 in Scala's Zillions rules)",
+        summary: "a short search: 300 iterations (100 in Scala's Zillions rules and in three-player Shoulder to Shoulder)",
         rank: 1,
         time_limit: None,
         grows_tree: false,
-        paranoid: 0.0,
     },
     Level {
         name: "medium",
-        summary: "3 000 iterations (1 000 in Hex-Squeeze, Swish, Hex-Swish and Scala's Zillions rules)",
+        summary: "3 000 iterations (1 000 in Hex-Squeeze, Swish, Hex-Swish, Scala's Zillions rules and three-player Shoulder to Shoulder)",
         rank: 2,
         time_limit: None,
         grows_tree: false,
-        paranoid: 0.0,
     },
     Level {
         name: "hard",
@@ -427,7 +433,6 @@ pub const LEVELS: [Level; 6] = [
         rank: 3,
         time_limit: Some(Duration::from_secs(10)),
         grows_tree: false,
-        paranoid: 0.5,
     },
     Level {
         name: "strong",
@@ -435,7 +440,6 @@ pub const LEVELS: [Level; 6] = [
         rank: 4,
         time_limit: Some(Duration::from_secs(30)),
         grows_tree: true,
-        paranoid: 0.5,
     },
     Level {
         name: "master",
@@ -443,6 +447,5 @@ pub const LEVELS: [Level; 6] = [
         rank: 5,
         time_limit: Some(Duration::from_secs(120)),
         grows_tree: true,
-        paranoid: 0.5,
     },
 ];

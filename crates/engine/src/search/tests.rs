@@ -368,7 +368,8 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
         let its = iterations(scale);
         assert!(its.iter().all(|&i| i > 0), "{scale:?}: every searching level replays");
         assert!(its.windows(2).all(|w| w[1] >= 3 * w[0]), "{scale:?}: {its:?}");
-        assert_eq!(its[0], if scale == LevelScale::ScalaZillions { 100 } else { 300 }, "{scale:?}");
+        let tenfold_from_100 = [LevelScale::ScalaZillions, LevelScale::ShoulderThree].contains(&scale);
+        assert_eq!(its[0], if tenfold_from_100 { 100 } else { 300 }, "{scale:?}");
         assert_eq!(Level::named("beginner").unwrap().iterations(scale), 0, "{scale:?}");
         assert_eq!(Level::named("beginner").unwrap().budget(scale), None, "{scale:?}");
     }
@@ -401,10 +402,19 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     let zillions = iterations(LevelScale::ScalaZillions);
     assert_eq!(zillions, [100, 1_000, 10_000, 100_000, 300_000]);
     assert_eq!(zillions[3..], scala[3..]);
+    // Three-player Shoulder to Shoulder: tenfold a level from 100 to
+    // `hard` (no threefold step was distinct there, every tenfold one
+    // measured was), `strong` and `master` as in the common row.
+    let three = iterations(LevelScale::ShoulderThree);
+    assert_eq!(three, [100, 1_000, 10_000, 30_000, 100_000]);
+    assert_eq!(three[2..], common[2..]);
     // Each ruleset's row (Contiguity's: contiguity::tests).
     use crate::scala::{Scala, Variant};
     assert_eq!(Scala::new(Variant::Original).level_scale(), LevelScale::Scala);
     assert_eq!(Scala::new(Variant::Zillions).level_scale(), LevelScale::ScalaZillions);
+    use crate::shoulder::{ShoulderToShoulder, Variant as Seats};
+    assert_eq!(ShoulderToShoulder::new(Seats::ThreePlayer).level_scale(), LevelScale::ShoulderThree);
+    assert_eq!(ShoulderToShoulder::new(Seats::TwoPlayer).level_scale(), LevelScale::Common);
     // A cap leaves each game at least twice what its iterations take on
     // the project's machine, so on a working machine the iterations, not
     // the clock, end the search: a millisecond an iteration in the common
@@ -414,7 +424,14 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     for l in &searching {
         if let Some(t) = l.time_limit {
             let micros = t.as_micros() as u64;
-            for scale in [LevelScale::Squeeze, LevelScale::HexSqueeze, LevelScale::HexSwish, LevelScale::Swish] {
+            for scale in [
+                LevelScale::Common,
+                LevelScale::ShoulderThree,
+                LevelScale::Squeeze,
+                LevelScale::HexSqueeze,
+                LevelScale::HexSwish,
+                LevelScale::Swish,
+            ] {
                 assert!(micros >= 1_000 * l.iterations(scale), "{} {scale:?}", l.name);
             }
             assert!(micros >= 100 * l.iterations(LevelScale::ContiguityBidding), "{}", l.name);
@@ -457,17 +474,16 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     }
 }
 
-/// With three or more players the levels from `hard` up weigh the others'
-/// choices against themselves; `easy` and `medium` play max-n, as they
-/// were measured distinct (docs/ai.md, "Ladder results (dated:
-/// 2026-12-03)"). A budget without a level keeps the weight.
+/// With three or more players every level weighs the others' choices
+/// against itself by the search's default (0.5), as three-player Shoulder
+/// to Shoulder's row was measured (docs/ai.md, "Three-player budgets on
+/// the move count"); until 2026-12-04 `easy` and `medium` played max-n.
 #[test]
-fn levels_weigh_the_others_choices_from_hard_up() {
+fn every_level_weighs_the_others_choices() {
     for level in super::level::LEVELS.iter().filter(|l| l.searches()) {
-        let want = if ["easy", "medium"].contains(&level.name) { 0.0 } else { 0.5 };
         for scale in LevelScale::ALL {
             let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
-            assert_eq!(config.paranoid, want, "{} {scale:?}", level.name);
+            assert_eq!(config.paranoid, 0.5, "{} {scale:?}", level.name);
         }
     }
     assert_eq!(SearchConfig::default().paranoid, 0.5);

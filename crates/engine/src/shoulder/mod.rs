@@ -196,6 +196,18 @@ impl Game for ShoulderToShoulder {
         &self.description
     }
 
+    /// Three players have a row of their own, tenfold a level up to
+    /// `hard`: a threefold step of iterations was not distinct there, a
+    /// tenfold one was (docs/ai.md, "Three-player budgets on the move
+    /// count"). Two players keep the common row.
+    fn level_scale(&self) -> crate::search::level::LevelScale {
+        if self.seats() > 2 {
+            crate::search::level::LevelScale::ShoulderThree
+        } else {
+            crate::search::level::LevelScale::Common
+        }
+    }
+
     fn start(&self) -> Position {
         self.start_of_game(1, self.default_games(), [0; 3])
     }
