@@ -52,9 +52,11 @@
 //!   threefold step in positions), measured distinct on both sides.
 //! - Three-player Shoulder to Shoulder has a row of its own: tenfold a
 //!   level from 100 iterations to `hard`'s 10 000. A threefold step was
-//!   not distinct anywhere from 100 to 10 000; every tenfold one measured
-//!   was, read head to head as the ladder reads A against two copies
-//!   ([`super::ladder::head_to_head`]). Every level there weighs the
+//!   not distinct anywhere from 100 to 10 000; tenfold ones from 100 up
+//!   were at one seed, read head to head as the ladder reads A against
+//!   two copies ([`super::ladder::head_to_head`]), though 10 000 over
+//!   1 000 fell one game short of the rule over four seeds (43 of 90;
+//!   docs/ai.md). Every level there weighs the
 //!   others' choices against itself by the default 0.5
 //!   ([`SearchConfig::paranoid`]), as that row was measured; until
 //!   2026-12-04 `easy` and `medium` played max-n, chosen on the cell count.
@@ -148,10 +150,11 @@ pub enum LevelScale {
     /// Three-player Shoulder to Shoulder: tenfold a level from 100
     /// iterations to `hard`'s 10 000, then the common row's `strong` and
     /// `master`. On the common row `hard` (10 000) was not distinct over
-    /// `medium` (3 000), nor any threefold step from 100 to 10 000; every
-    /// tenfold one measured was (100 over `beginner`, 1 000 over 100,
-    /// 10 000 over 1 000: docs/ai.md, "Three-player budgets on the move
-    /// count", read head to head as the ladder reads three seats).
+    /// `medium` (3 000), nor any threefold step from 100 to 10 000; the
+    /// tenfold ones were at one seed (100 over `beginner`, 1 000 over 100,
+    /// 10 000 over 1 000, read head to head as the ladder reads three
+    /// seats; the last one game short over four seeds: docs/ai.md,
+    /// "Three-player levels: their own row, read head to head").
     ShoulderThree,
     /// Scala, the Zillions rules: tenfold a level from 100 iterations to
     /// `hard`'s 10 000, then Scala's `strong` and `master`. On Scala's row

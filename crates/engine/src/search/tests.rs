@@ -403,8 +403,8 @@ fn levels_are_bound_by_iterations_rising_threefold_and_time_only_caps_them() {
     assert_eq!(zillions, [100, 1_000, 10_000, 100_000, 300_000]);
     assert_eq!(zillions[3..], scala[3..]);
     // Three-player Shoulder to Shoulder: tenfold a level from 100 to
-    // `hard` (no threefold step was distinct there, every tenfold one
-    // measured was), `strong` and `master` as in the common row.
+    // `hard` (no threefold step was distinct there; the tenfold ones were,
+    // or came within a game), `strong` and `master` as in the common row.
     let three = iterations(LevelScale::ShoulderThree);
     assert_eq!(three, [100, 1_000, 10_000, 30_000, 100_000]);
     assert_eq!(three[2..], common[2..]);

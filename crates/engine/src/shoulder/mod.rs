@@ -198,8 +198,8 @@ impl Game for ShoulderToShoulder {
 
     /// Three players have a row of their own, tenfold a level up to
     /// `hard`: a threefold step of iterations was not distinct there, a
-    /// tenfold one was (docs/ai.md, "Three-player budgets on the move
-    /// count"). Two players keep the common row.
+    /// tenfold one was or came close (docs/ai.md, "Three-player levels:
+    /// their own row, read head to head"). Two players keep the common row.
     fn level_scale(&self) -> crate::search::level::LevelScale {
         if self.seats() > 2 {
             crate::search::level::LevelScale::ShoulderThree
