@@ -340,7 +340,7 @@ fn ladder_json(
         "unit": if a.matches { "match" } else { "game" },
         "seed": a.seed,
         "max_plies": a.max_plies,
-        "seats": pairings.first().map_or(d.players.len() as u32, |p| p.seats),
+        "seats": d.players.len(),
         "rungs": rungs.iter().zip(ratings).map(|(r, x)| serde_json::json!({
             "player": r.to_string(), "elo": x.elo, "low": x.low, "high": x.high,
         })).collect::<Vec<_>>(),
