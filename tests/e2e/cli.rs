@@ -161,3 +161,60 @@ fn a_three_player_ladder_is_rated_by_its_seats() {
     assert!(stdout.contains("33 % [20, 50] of 3 seats; head to head 50 % [34, 66]"), "{stdout}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--refit` refuses a ladder whose seat count cannot be a table, naming
+/// the file; `--matches` with three seats reads A's share head to head.
+#[test]
+fn refit_refuses_fewer_than_two_seats_and_matches_read_three_seats_head_to_head() {
+    let dir = std::env::temp_dir().join(format!("parlour-seats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("one-seat.json");
+    std::fs::write(
+        &bad,
+        r#"[{"game": "contiguity", "variant": "default", "seats": 1, "rungs": [{"player": "random"}, {"player": "greedy"}],
+             "pairings": [{"a": "greedy", "b": "random", "wins": 3, "draws": 0, "losses": 1}]}]"#,
+    )
+    .unwrap();
+    let out = run(&["arena", "--game", "all", "--ladder", "--refit", bad.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("one-seat.json: a ladder with fewer than two seats"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+
+    let out = run(&[
+        "arena",
+        "--matches",
+        "--game",
+        "shoulder-to-shoulder/three-player",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--max-plies",
+        "3",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Three games cut off at 3 plies: nobody won, so 0 % is 0 % head to head.
+    assert!(stdout.contains("(3 without a winner); head to head 0.0% ["), "{stdout}");
+    let two = run(&[
+        "arena",
+        "--matches",
+        "--game",
+        "shoulder-to-shoulder/two-player",
+        "--player",
+        "random",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--max-plies",
+        "3",
+    ]);
+    assert!(
+        !String::from_utf8_lossy(&two.stdout).contains("head to head"),
+        "two seats: the share is already head to head"
+    );
+}
