@@ -67,23 +67,7 @@ fn a_match_shared_by_first_game_plays_the_same_games() {
 /// game is over). Here every game is cut off at 3 plies.
 #[test]
 fn whole_matches_print_the_end_of_each_game_without_a_winner() {
-    let out = run(&[
-        "arena",
-        "--matches",
-        "--game",
-        "shoulder-to-shoulder/three-player",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--games",
-        "1",
-        "--seed",
-        "1",
-        "--max-plies",
-        "3",
-        "--verbose",
-    ]);
+    let out = random_match_cut_at_3("three-player", &["--seed", "1", "--verbose"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let ends: Vec<&str> = stderr.lines().filter(|l| l.contains("ended without a winner after 3 plies: ")).collect();
@@ -162,6 +146,16 @@ fn a_three_player_ladder_is_rated_by_its_seats() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// One whole match of random players in a Shoulder to Shoulder variant,
+/// every game cut off at 3 plies, with `more` arguments.
+fn random_match_cut_at_3(variant: &str, more: &[&str]) -> std::process::Output {
+    let game = format!("shoulder-to-shoulder/{variant}");
+    let mut args = vec!["arena", "--matches", "--game", &game, "--player", "random", "--opponent", "random"];
+    args.extend(["--games", "1", "--max-plies", "3"]);
+    args.extend(more);
+    run(&args)
+}
+
 /// `--refit` refuses a ladder whose seat count cannot be a table, naming
 /// the file; `--matches` with three seats reads A's share head to head.
 #[test]
@@ -181,38 +175,12 @@ fn refit_refuses_fewer_than_two_seats_and_matches_read_three_seats_head_to_head(
     assert!(stderr.contains("one-seat.json: a ladder with fewer than two seats"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 
-    let out = run(&[
-        "arena",
-        "--matches",
-        "--game",
-        "shoulder-to-shoulder/three-player",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--games",
-        "1",
-        "--max-plies",
-        "3",
-    ]);
+    let out = random_match_cut_at_3("three-player", &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     // Three games cut off at 3 plies: nobody won, so 0 % is 0 % head to head.
     assert!(stdout.contains("(3 without a winner); head to head 0.0% ["), "{stdout}");
-    let two = run(&[
-        "arena",
-        "--matches",
-        "--game",
-        "shoulder-to-shoulder/two-player",
-        "--player",
-        "random",
-        "--opponent",
-        "random",
-        "--games",
-        "1",
-        "--max-plies",
-        "3",
-    ]);
+    let two = random_match_cut_at_3("two-player", &[]);
     let two = String::from_utf8_lossy(&two.stdout);
     assert!(
         two.contains("(2 without a winner); matches won alone"),
