@@ -6,7 +6,9 @@
 //! `avoid4`, every move that does not lose within 4), found by exhaustive
 //! search with [`Prover`].
 //!
-//! Made by the ignored generator (release build; a few minutes):
+//! Made by the ignored generator (release build; a few minutes), which
+//! tops up a set on file (its positions stay; only the kinds short of
+//! [`PER_KIND`] are searched for):
 //! `cargo test --release -p parlour-engine sets::generate -- --ignored --nocapture`
 //! (`PARLOUR_TACTICS_GAME=<id>` for one game only).
 //! and checked at small budgets by `tactics_sets::every_set_is_solved`.
@@ -26,8 +28,13 @@ use std::fmt::Write as _;
 const KINDS: [&str; 4] = ["win1", "win3", "win5", "avoid4"];
 /// Positions kept per kind and game variant.
 const PER_KIND: usize = 3;
-/// Most positions made by one exhaustive check while generating.
+/// Most positions made by one exhaustive check while generating
+/// (`PARLOUR_TACTICS_NODES` overrides it).
 const CHECK_NODES: u64 = 400_000;
+
+fn check_nodes() -> u64 {
+    std::env::var("PARLOUR_TACTICS_NODES").ok().and_then(|s| s.parse().ok()).unwrap_or(CHECK_NODES)
+}
 
 fn dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tactics")
@@ -39,7 +46,7 @@ fn file_name(id: &str, variant: &str) -> String {
 
 /// The kind of `pos` and its right answers, if it belongs to a set.
 fn classify<G: Game>(game: &G, pos: &G::Position) -> Option<(&'static str, Vec<String>)> {
-    let limits = Limits { nodes: CHECK_NODES, deadline: None, stop: None };
+    let limits = Limits { nodes: check_nodes(), deadline: None, stop: None };
     let me = game.to_move(pos);
     let mut moves = Vec::new();
     game.legal_moves(pos, &mut moves);
@@ -80,11 +87,26 @@ fn classify<G: Game>(game: &G, pos: &G::Position) -> Option<(&'static str, Vec<S
     (!safe.is_empty() && safe.len() <= few).then_some(("avoid4", safe))
 }
 
+/// A position's text without its ply count.
+fn board_only(text: &str) -> String {
+    text.split("; ").filter(|f| !f.starts_with("ply=")).collect::<Vec<_>>().join("; ")
+}
+
 /// Seeded playouts (mostly the heuristic's favourite move, sometimes a
 /// random one), classifying every position met in play.
 fn generate_for<G: Game>(game: &Bounded<G>, seed: u64) -> String {
     let d = game.description();
     let mut found: Vec<Vec<(String, Vec<String>)>> = vec![Vec::new(); KINDS.len()];
+    // A set on file is topped up, not made afresh: its positions stay
+    // (tests and docs name them) and only the kinds short of PER_KIND
+    // are searched for. Delete the file to make a set anew.
+    let path = dir().join(file_name(d.id, d.variant));
+    if let Ok(text) = std::fs::read_to_string(&path) {
+        for (kind, pos, right) in parse_set(&path.to_string_lossy(), &text) {
+            let k = KINDS.iter().position(|x| *x == kind).unwrap_or_else(|| panic!("{path:?}: unknown kind {kind}"));
+            found[k].push((pos, right));
+        }
+    }
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let started = std::time::Instant::now();
     // PARLOUR_TACTICS_SECS: seconds per game variant (default 40).
@@ -102,7 +124,9 @@ fn generate_for<G: Game>(game: &Bounded<G>, seed: u64) -> String {
                 if let Some((kind, right)) = classify(game, &pos) {
                     let k = KINDS.iter().position(|x| *x == kind).expect("a kind");
                     let text = game.to_record(&pos).to_string();
-                    if found[k].len() < PER_KIND && found.iter().flatten().all(|(t, _)| *t != text) {
+                    // The same board met again at another ply is the same test.
+                    let new = found.iter().flatten().all(|(t, _)| board_only(t) != board_only(&text));
+                    if found[k].len() < PER_KIND && new {
                         found[k].push((text, right));
                     }
                 }
@@ -190,13 +214,22 @@ pub(crate) fn entries() -> Vec<(String, String, String, Vec<String>)> {
     for f in files {
         let text = std::fs::read_to_string(&f).expect("read a tactical set");
         let name = f.file_name().expect("a file name").to_string_lossy().to_string();
-        for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
-            let mut parts = line.split('\t');
-            let (Some(kind), Some(pos), Some(right)) = (parts.next(), parts.next(), parts.next()) else {
-                panic!("{name}: bad line {line}");
-            };
-            out.push((name.clone(), kind.into(), pos.into(), right.split(',').map(String::from).collect()));
+        for (kind, pos, right) in parse_set(&name, &text) {
+            out.push((name.clone(), kind, pos, right));
         }
+    }
+    out
+}
+
+/// One set file's lines: (kind, position, right moves).
+fn parse_set(name: &str, text: &str) -> Vec<(String, String, Vec<String>)> {
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let mut parts = line.split('\t');
+        let (Some(kind), Some(pos), Some(right)) = (parts.next(), parts.next(), parts.next()) else {
+            panic!("{name}: bad line {line}");
+        };
+        out.push((kind.into(), pos.into(), right.split(',').map(String::from).collect()));
     }
     out
 }
@@ -233,15 +266,20 @@ fn every_set_is_solved() {
 
 /// The sets at a time budget (default 200 ms; `PARLOUR_TACTICS_MS`), the
 /// player's default settings otherwise: prints how many positions of each
-/// file were answered right. Release build:
+/// file were answered right (`PARLOUR_TACTICS_GAME=<id>`: one game's
+/// files only). Release build:
 /// `cargo test --release -p parlour-engine sets::at_time -- --ignored --nocapture`
 #[test]
 #[ignore = "timed; run in release"]
 fn at_time() {
     let ms: u64 = std::env::var("PARLOUR_TACTICS_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(200);
     let reg = Registry::new();
+    let only = std::env::var("PARLOUR_TACTICS_GAME").ok();
     let mut by_file: std::collections::BTreeMap<String, (u32, u32, Vec<String>)> = Default::default();
     for (file, kind, pos, right) in entries() {
+        if only.as_ref().is_some_and(|o| !file.starts_with(&format!("{o}."))) {
+            continue;
+        }
         let (id, variant) = file.trim_end_matches(".txt").split_once('.').expect("<game>.<variant>.txt");
         let game = reg.get(id, variant).expect("a known game");
         let budget =
