@@ -362,9 +362,30 @@ impl Scala {
                         .any(|l| over & bit(board::jumped(from, l)) != 0)
             });
         }
-        // The original rules: a legal step first, without the reach search
-        // of jump sequences (the outcome asks this after every applied move,
-        // issue #25), then the jump sequences' destinations.
+        // The original rules. After any legal move the stones are one
+        // group; then a stone whose neighbours hang together without it
+        // leaves the rest one group, and any step of it that touches the
+        // rest is legal (one group of everything, both colours in it). The
+        // tactical layer asks this after every position it makes, so this
+        // test comes before the general one below.
+        let me = pos.to_move as usize;
+        let all = pos.occupied();
+        if pos.stones[1 - me] != 0 && all != 0 && flood(all & all.wrapping_neg(), all, &NEIGHBORS) == all {
+            let forbidden = bit(FIRST_CELL[me]);
+            for from in Bits(pos.stones[me]) {
+                let rest = all & !bit(from);
+                let ring = NEIGHBORS[from as usize] & rest;
+                if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) != ring {
+                    continue;
+                }
+                if Bits(NEIGHBORS[from as usize] & !all & !forbidden).any(|to| NEIGHBORS[to as usize] & rest != 0) {
+                    return true;
+                }
+            }
+        }
+        // Otherwise a legal step first, without the reach search of jump
+        // sequences (the outcome asks this after every applied move, issue
+        // #25), then the jump sequences' destinations.
         let mut v = Vec::with_capacity(1);
         self.generate_to(pos, &mut v, true, |all, from, forbidden| NEIGHBORS[from as usize] & !all & !forbidden);
         if v.is_empty() {
