@@ -55,7 +55,7 @@
 //!   not distinct anywhere from 100 to 10 000; tenfold ones from 100 up
 //!   were at one seed, read head to head as the ladder reads A against
 //!   two copies ([`super::ladder::head_to_head`]), though 10 000 over
-//!   1 000 fell one game short of the rule over four seeds (43 of 90;
+//!   1 000 fell one game short of the rule over six seeds (60 of 126;
 //!   docs/ai.md). Every level there weighs the
 //!   others' choices against itself by the default 0.5
 //!   ([`SearchConfig::paranoid`]), as that row was measured; until
@@ -153,7 +153,7 @@ pub enum LevelScale {
     /// `medium` (3 000), nor any threefold step from 100 to 10 000; the
     /// tenfold ones were at one seed (100 over `beginner`, 1 000 over 100,
     /// 10 000 over 1 000, read head to head as the ladder reads three
-    /// seats; the last one game short over four seeds: docs/ai.md,
+    /// seats; the last one game short over six seeds: docs/ai.md,
     /// "Three-player levels: their own row, read head to head").
     ShoulderThree,
     /// Scala, the Zillions rules: tenfold a level from 100 iterations to
