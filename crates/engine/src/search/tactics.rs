@@ -337,10 +337,11 @@ pub fn analyse_root<G: Game>(
     let mut pending: Option<u32> = None;
     for plies in order {
         // A pass costs about branching^PASS_GROWTH times the one a ply
-        // shorter (see [`PASS_GROWTH`]). One predicted to outrun both the positions left and
-        // the time left (at the speed so far) is not begun: the count or
-        // the clock would cut it short anyway, and in wide positions on a
-        // loaded machine the time then goes to the tree search. Without a
+        // shorter (see [`PASS_GROWTH`]). One predicted to outrun both the
+        // positions left and the time left (at the speed so far) is not
+        // begun: the count or the clock would cut it short anyway, and in
+        // wide positions on a loaded machine the time then goes to the
+        // tree search. Without a
         // deadline nothing is skipped, and a pass the count can finish is
         // never skipped, so the count alone decides on an idle machine.
         // (The loss check that paused a win check is never skipped: the
