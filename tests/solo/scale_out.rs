@@ -602,11 +602,16 @@ async fn three_replicas_behind_nginx_answer_alike_and_lose_nothing_when_one_stop
         wrong.len()
     );
 
+    // What nginx saw of a call that went wrong: its error log and the
+    // access-log lines that were not 200 (a 502 names the replica tried).
+    let odd: Vec<&String> = lines.iter().filter(|l| l.split(' ').nth(1) != Some("200")).take(10).collect();
     assert!(
         wrong.is_empty(),
-        "{} calls answered differently from a single server:\n{}",
+        "{} calls answered differently from a single server:\n{}\nnginx's access log, the calls not 200:\n{odd:#?}\n\
+         nginx's error log:\n{}",
         wrong.len(),
-        wrong[..wrong.len().min(10)].join("\n")
+        wrong[..wrong.len().min(10)].join("\n"),
+        tail(&dir.join("nginx-error.log"), 20)
     );
     assert!(total >= CALLS_BEFORE_STOP + CALLS_AFTER_EXIT, "only {total} calls made in {elapsed:?}");
     let status = exit_status.expect("the stopped replica exits within drain + grace");
