@@ -374,8 +374,7 @@ impl Scala {
             let forbidden = bit(FIRST_CELL[me]);
             for from in Bits(pos.stones[me]) {
                 let rest = all & !bit(from);
-                let ring = NEIGHBORS[from as usize] & rest;
-                if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) != ring {
+                if !splits_nothing(all, from) {
                     continue;
                 }
                 if Bits(NEIGHBORS[from as usize] & !all & !forbidden).any(|to| NEIGHBORS[to as usize] & rest != 0) {
@@ -757,6 +756,15 @@ fn groups_into(all: u128, groups: &mut [u128; 32]) -> usize {
     n
 }
 
+/// Whether taking the stone on `from` out of the stones `all` splits no
+/// group: the stones around it are connected among themselves (or there
+/// are none), so every path through `from` can go round it.
+#[inline(always)]
+fn splits_nothing(all: u128, from: u8) -> bool {
+    let ring = NEIGHBORS[from as usize] & all & !bit(from);
+    ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring
+}
+
 /// The groups of the stones `all` but the one on `from` into `groups`,
 /// given the groups of all of them (`whole`, from [`groups_into`]): their
 /// count. When the stones around `from` are connected among themselves,
@@ -765,8 +773,7 @@ fn groups_into(all: u128, groups: &mut [u128; 32]) -> usize {
 #[inline(always)]
 fn groups_without(whole: &[u128], all: u128, from: u8, groups: &mut [u128; 32]) -> usize {
     let rest = all & !bit(from);
-    let ring = NEIGHBORS[from as usize] & rest;
-    if ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
+    if splits_nothing(all, from) {
         let mut n = 0;
         for &g in whole {
             let g = g & !bit(from);
