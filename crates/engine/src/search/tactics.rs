@@ -160,13 +160,38 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
         // The killer is made first too, not only searched first: at the
         // last ply (the attacker's win in one) every node is decided in
         // this loop, and the move that won a sibling usually wins here.
+        // Deeper, it is searched before the other children are made: a
+        // defender's refutation usually works among siblings, and making
+        // every reply first cost as much again as the refutation's own
+        // search (a win in one failing: every move made once).
+        let mut searched = None;
         if let Some(k) = self.killers[slot] {
             if let Some(i) = moves.iter().position(|&m| m == k) {
                 moves[..=i].rotate_right(1);
+                if depth >= 2 {
+                    if !self.tick() {
+                        return None;
+                    }
+                    let me_after = self.game.player_after(pos, k, me);
+                    let mut child = pos.clone();
+                    self.game.play(&mut child, k);
+                    let decides = match self.game.outcome(&child) {
+                        Outcome::Won(w) => w.contains(&me_after) == attacking,
+                        Outcome::Drawn => !attacking,
+                        Outcome::Ongoing => self.wins(&child, me_after, depth - 1)? == attacking,
+                    };
+                    if decides {
+                        return Some(attacking);
+                    }
+                    searched = Some(k);
+                }
             }
         }
         let mut children: Vec<(G::Move, G::Position, Player)> = Vec::with_capacity(moves.len());
         for &mv in &moves {
+            if searched == Some(mv) {
+                continue;
+            }
             if !self.tick() {
                 return None;
             }
@@ -246,15 +271,26 @@ pub const DEFAULT_HORIZON: u32 = 5;
 /// short by the count or the clock, its finished answers kept.
 pub const PASS_GROWTH: f64 = 0.25;
 
-/// Positions kept for the longest loss check (at most half of those left
-/// when the longest win check begins; see [`analyse_root`]). In a
-/// Contiguity (bidding) position of the tactical set with no win in 5,
-/// failing to find one took 1 270 000 positions and proving the losses
-/// within 4 took 250 000: at the 800 000 positions of a 200 ms call the
-/// loss check never began. A fixed reserve rather than a share, so that
-/// the default budget still finds the set's costliest win in 5 (3 220 000
-/// positions).
+/// Positions kept for the longest loss check (at most a
+/// [`LOSS_SHARE`] of those left when the longest win check begins; see
+/// [`analyse_root`]). In a Contiguity (bidding) position of the tactical
+/// set with no win in 5, failing to find one took 1 270 000 positions and
+/// proving the losses within 4 took 250 000: at the 800 000 positions of a
+/// 200 ms call the loss check never began. A fixed reserve rather than a
+/// share alone, so that the default budget still finds the set's costliest
+/// wins in 5.
 pub const LOSS_RESERVE: u64 = 400_000;
+
+/// The share of the positions left that the longest loss check may keep
+/// ([`LOSS_RESERVE`] at most): a third. Measured over the tactical sets'
+/// 108 positions at the 800 000 positions of a 200 ms call
+/// (`sets::nodes_needed`, 2026-12-04): with half kept, two wins in 5
+/// (Scala Zillions, Shoulder to Shoulder, proven in 464 000 and 460 000
+/// positions in all) were paused near 400 000, and the loss check then
+/// spent the rest proving nothing; with a third every position is decided within the
+/// count (the costliest, a Contiguity avoid4, in 704 000); with a
+/// quarter too, but with less room (766 000).
+pub const LOSS_SHARE: u64 = 3;
 
 /// The most positions the tactical layer makes per call by default.
 pub const DEFAULT_NODES: u64 = 4_000_000;
@@ -363,7 +399,7 @@ pub fn analyse_root<G: Game>(
         }
         let before = prover.nodes;
         // The longest win check pauses when the positions left fall to
-        // the loss check's reserve ([`LOSS_RESERVE`], at most half of
+        // the loss check's reserve ([`LOSS_RESERVE`], at most a third of
         // them), so that the loss check after it gets its turn; the win
         // check then goes on with what is left (its finished answers kept,
         // the moves proven lost skipped). Without this, a position with no
@@ -372,7 +408,7 @@ pub fn analyse_root<G: Game>(
         let pause = plies == horizon && horizon >= 2 && plies % 2 == 1 && pending.is_none() && limits.nodes > 0;
         if pause {
             let left = limits.nodes.saturating_sub(prover.nodes);
-            prover.pause_at(prover.nodes + left - (left / 2).min(LOSS_RESERVE));
+            prover.pause_at(prover.nodes + left - (left / LOSS_SHARE).min(LOSS_RESERVE));
         }
         if run_pass(&mut prover, &children, &mut verdicts, plies) {
             return (verdicts, prover.nodes);
@@ -452,10 +488,12 @@ mod budget_tests {
         assert_eq!(node_budget(0, 0, Some(Duration::ZERO)), 1);
     }
 
-    /// The killer is made first at every node, the win in one included: a
-    /// Scala win in 5 from the tactical set is proven in 262 000 positions
-    /// (within 400 000 here), where making the killer in move order took
-    /// 592 000. A count, so it holds at any load.
+    /// The killer is made first at every node, the win in one included,
+    /// and searched before the other children are made: a Scala win in 5
+    /// from the tactical set is proven in 113 000 positions (within
+    /// 200 000 here), where making the killer in move order took 592 000
+    /// and making it first (but every child before any search) 262 000. A
+    /// count, so it holds at any load.
     #[test]
     fn a_scala_win_in_5_is_proven_within_its_count() {
         use crate::bounded::Bounded;
@@ -465,13 +503,141 @@ mod budget_tests {
         let text = "to_move=white; white=c6,i6,c7,i7,j9,e11,f12,f13; \
                     black=d5,c8,h8,i8,c9,e9,f9,g9,i9,d10,e10,f10,g10; ply=10";
         let pos = game.from_record(Record::parse(text).expect("a record")).expect("a position");
-        let limits = Limits { nodes: 400_000, deadline: None, stop: None };
+        let limits = Limits { nodes: 200_000, deadline: None, stop: None };
         let mut prover = Prover::new(&game, limits);
         let me = game.to_move(&pos);
         assert_eq!(prover.wins(&pos, me, 5), Some(true), "after {} positions", prover.nodes);
+    }
+
+    /// The tactical set's costliest win in 5 at the count of a 200 ms call
+    /// (800 000 positions, `NODES_PER_MS`): found, by the count alone, in
+    /// the order the tree search hands the root moves over (best prior
+    /// first). It took 967 000 positions before the killer was searched
+    /// before the other children were made, and at 800 000 the win check
+    /// paused for the loss check while half the positions were kept for
+    /// it ([`LOSS_SHARE`]).
+    #[test]
+    fn a_zillions_win_in_5_is_found_at_the_count_of_200_ms() {
+        use crate::bounded::Bounded;
+        use crate::notation::Record;
+        use crate::scala::{Scala, Variant};
+        let game = Bounded::new(Scala::new(Variant::Zillions));
+        let text = "to_move=black; white=d5,e5,f5,g5,b6,d6,e6,f6,h6,i6,c7,d7,i7,f11; \
+                    black=g2,f3,g4,d8,h8,c9,d9,e9,g9,i9,e10,f10,g10; ply=11";
+        let pos = game.from_record(Record::parse(text).expect("a record")).expect("a position");
+        let me = game.to_move(&pos);
+        let mut keyed: Vec<(f64, <Scala as Game>::Move)> = Vec::new();
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        for &m in &moves {
+            let mut c = pos.clone();
+            let after = game.player_after(&pos, m, me);
+            game.play(&mut c, m);
+            keyed.push((game.search_value(&c, after), m));
+        }
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let moves: Vec<_> = keyed.iter().map(|k| k.1).collect();
+        let limits = Limits { nodes: 200 * NODES_PER_MS, deadline: None, stop: None };
+        let (verdicts, made) = analyse_root(&game, &pos, &moves, DEFAULT_HORIZON, limits);
+        let won: Vec<String> = moves
+            .iter()
+            .zip(&verdicts)
+            .filter(|(_, v)| matches!(v, Verdict::Win(_)))
+            .map(|(&m, _)| game.move_notation(&pos, m))
+            .collect();
+        assert_eq!(won, ["e10-e4"], "after {made} positions");
     }
 }
 
 #[cfg(test)]
 #[path = "tactics_sets.rs"]
 mod sets;
+
+/// The prover (its answers kept, its killers searched first, its move
+/// order) against a plain AND/OR search without any of them, near the ends
+/// of seeded random games of every two-player game, where short wins are
+/// common: the same answer for either player at every depth a plain
+/// search can afford.
+#[cfg(test)]
+mod agreement_tests {
+    use super::*;
+    use crate::bounded::Bounded;
+    use crate::playout::random_playout;
+    use crate::registry::{for_each_game, GameVisitor};
+
+    /// A plain search: does `me` win within `depth` plies? `None` past
+    /// `*left` positions.
+    fn plain<G: Game>(game: &G, pos: &G::Position, me: Player, depth: u32, left: &mut u64) -> Option<bool> {
+        match game.outcome(pos) {
+            Outcome::Won(w) => return Some(w.contains(&me)),
+            Outcome::Drawn => return Some(false),
+            Outcome::Ongoing => {}
+        }
+        if depth == 0 {
+            return Some(false);
+        }
+        let attacking = game.to_move(pos) == me;
+        let mut moves = Vec::new();
+        game.legal_moves(pos, &mut moves);
+        for mv in moves {
+            *left = left.checked_sub(1)?;
+            let mut child = pos.clone();
+            let me_after = game.player_after(pos, mv, me);
+            game.play(&mut child, mv);
+            if plain(game, &child, me_after, depth - 1, left)? == attacking {
+                return Some(attacking);
+            }
+        }
+        Some(!attacking)
+    }
+
+    struct Agree {
+        compared: usize,
+        wins: usize,
+    }
+
+    impl GameVisitor for Agree {
+        fn visit<G: Game>(&mut self, game: Bounded<G>) {
+            if game.description().players.len() != 2 {
+                return;
+            }
+            let id = format!("{}/{}", game.description().id, game.description().variant);
+            for seed in 0..4u64 {
+                let (end, plies) = random_playout(&game, &game.start(), seed, 2_000);
+                if !game.outcome(&end).is_over() {
+                    continue;
+                }
+                for back in 1..=6 {
+                    let (pos, _) = random_playout(&game, &game.start(), seed, plies.saturating_sub(back));
+                    // One prover per position, asked by growing depth, as
+                    // `analyse_root` asks it: its answers and killers carry over.
+                    let mut prover = Prover::new(&game, Limits { nodes: 0, deadline: None, stop: None });
+                    for depth in 1..=4 {
+                        for me in 0..2 {
+                            let mut left = 100_000;
+                            let Some(want) = plain(&game, &pos, me, depth, &mut left) else { continue };
+                            let got = prover.wins(&pos, me, depth);
+                            assert_eq!(
+                                got,
+                                Some(want),
+                                "{id}, seed {seed}, {back} plies from the end, player {me}, depth {depth}: {}",
+                                game.to_record(&pos)
+                            );
+                            self.compared += 1;
+                            self.wins += want as usize;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_prover_agrees_with_a_plain_search() {
+        let mut a = Agree { compared: 0, wins: 0 };
+        for_each_game(&mut a);
+        assert!(a.compared > 300, "only {} answers compared", a.compared);
+        assert!(a.wins > 50, "only {} wins among {} answers: the positions test little", a.wins, a.compared);
+        eprintln!("{} answers compared, {} of them wins", a.compared, a.wins);
+    }
+}
