@@ -112,7 +112,14 @@ pub async fn run(
     let drain = config.drain_delay;
     let reporter = health_reporter.clone();
     let (closed_tx, closed_rx) = tokio::sync::oneshot::channel::<()>();
-    let signal = async move {
+    // The accept loop stops when the drain is over: it takes the
+    // connections already queued, closes the listener, waits until every
+    // connection has opened a call or closed (`transport::ACCEPT_SETTLE`
+    // at most), then ends the stream of connections; tonic then tells
+    // every connection to finish (GOAWAY) and waits for the calls in
+    // flight. Tonic's own signal never fires: stopping on it would drop
+    // the connections made just before the listener closed.
+    let stop_accepting = async move {
         shutdown.await;
         tracing::info!("shutting down: health NOT_SERVING, draining");
         reporter.set_not_serving::<RulesServer<RulesService>>().await;
@@ -123,6 +130,7 @@ pub async fn run(
         tracing::info!("listener closed; finishing calls in flight");
         let _ = closed_tx.send(());
     };
+    let signal = std::future::pending::<()>();
 
     tracing::info!(%addr, "parlour listening");
     if tls.is_some() {
@@ -132,7 +140,7 @@ pub async fn run(
     // The accept loop caps connections, backs off on accept errors and runs
     // TLS handshakes; each connection gets its watchdog (handshake, idle and
     // stuck-reply deadlines). No Nagle delay: answers are small.
-    let incoming = transport::incoming(listener, transport::AcceptConfig { limits: t.clone(), tls });
+    let incoming = transport::incoming(listener, transport::AcceptConfig { limits: t.clone(), tls }, stop_accepting);
     let keepalive = (!t.keepalive_interval.is_zero()).then_some(t.keepalive_interval);
     // gRPC-Web, JSON and the playground answer on the same port (HTTP/1.1
     // too); their calls then pass the same limits as gRPC's.

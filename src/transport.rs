@@ -5,7 +5,10 @@
 //! - [`incoming`]: the accept loop. It caps open connections (one over the
 //!   cap is closed at once), backs off on accept errors such as `EMFILE`
 //!   instead of spinning, and runs TLS handshakes in their own tasks so a
-//!   stalled handshake never blocks the loop.
+//!   stalled handshake never blocks the loop. When the server stops it
+//!   takes the connections the kernel queued before closing the listener,
+//!   and lets every connection open the calls its client wrote before the
+//!   server's GOAWAY ([`ACCEPT_SETTLE`]).
 //! - [`Watchdog`]: wraps each connection. It closes the connection when the
 //!   HTTP/2 preface has not arrived within the handshake timeout (TLS
 //!   handshake included), when no call has been open for the idle timeout,
@@ -149,15 +152,34 @@ pub(crate) struct AcceptConfig {
     pub tls: Option<Arc<rustls::ServerConfig>>,
 }
 
+/// The longest the accept loop, once stopped, waits for the connections
+/// that have not opened a call yet (those made just before the listener
+/// closed, the kernel's backlog among them) to open one or close, before
+/// the stream of connections ends and tonic tells every connection to
+/// finish (HTTP/2 GOAWAY). A connection told to finish while still in its
+/// HTTP/2 handshake is closed outright, and a call its client had already
+/// written is lost — one that a proxy streaming request bodies (nginx's
+/// `grpc_pass`) cannot send again elsewhere (docs/reliability.md, "Replica
+/// loss"). Clients that connect and call at once settle within
+/// milliseconds; one that connects and never calls holds the stop this
+/// long at most.
+pub(crate) const ACCEPT_SETTLE: Duration = Duration::from_secs(1);
+
 /// The connections accepted on `listener`, each wrapped in its
-/// [`Watchdog`]. The loop stops, closing the listener, when the stream is
-/// dropped (tonic drops it as shutdown begins).
+/// [`Watchdog`]. When `stop` completes the loop stops accepting: it
+/// accepts what the kernel already queued (closing the listener would reset
+/// those connections, whose clients may have written calls), closes the
+/// listener, serves on until every connection has opened a call or closed
+/// ([`ACCEPT_SETTLE`] at most), then ends the stream, upon
+/// which tonic shuts every connection down gracefully. It also stops,
+/// closing the listener, when the stream is dropped.
 pub(crate) fn incoming(
     listener: TcpListener,
     config: AcceptConfig,
+    stop: impl Future<Output = ()> + Send + 'static,
 ) -> impl tokio_stream::Stream<Item = Result<Watchdog, io::Error>> {
     let (tx, rx) = mpsc::channel(64);
-    tokio::spawn(accept_loop(listener, config, tx));
+    tokio::spawn(accept_loop(listener, config, tx, stop));
     tokio_stream::wrappers::ReceiverStream::new(rx)
 }
 
@@ -173,16 +195,113 @@ fn per_connection(e: &io::Error) -> bool {
     )
 }
 
-async fn accept_loop(listener: TcpListener, config: AcceptConfig, tx: mpsc::Sender<Result<Watchdog, io::Error>>) {
-    let limits = Arc::new(config.limits);
-    let tls = config.tls.map(TlsAcceptor::from);
-    let connections = Arc::new(Semaphore::new(limits.max_connections));
+type Connections = mpsc::Sender<Result<Watchdog, io::Error>>;
+
+/// What the accept loop keeps between connections.
+struct Acceptor {
+    limits: Arc<TransportLimits>,
+    tls: Option<TlsAcceptor>,
+    connections: Arc<Semaphore>,
+    refused: u64,
+    last_refusal_log: Option<Instant>,
+    /// Connections that had opened no call when last looked at.
+    fresh: Arc<Mutex<Vec<std::sync::Weak<ConnState>>>>,
+}
+
+impl Acceptor {
+    /// Keeps `state` among the connections that have opened no call yet
+    /// (pruned as the list grows, so it stays near the connections open).
+    fn track(fresh: &Mutex<Vec<std::sync::Weak<ConnState>>>, state: &Arc<ConnState>) {
+        let mut f = fresh.lock().unwrap_or_else(|e| e.into_inner());
+        if f.len() >= 64 && f.len().is_power_of_two() {
+            f.retain(|w| !settled(w));
+        }
+        f.push(Arc::downgrade(state));
+    }
+
+    /// Whether every connection tracked has opened a call or closed.
+    fn all_settled(&self) -> bool {
+        self.fresh.lock().unwrap_or_else(|e| e.into_inner()).iter().all(settled)
+    }
+
+    /// Hands one accepted connection on (after its TLS handshake, in its
+    /// own task), or closes it when the connections are at their cap.
+    /// False when the stream of connections is gone.
+    async fn admit(&mut self, stream: tokio::net::TcpStream, peer: std::net::SocketAddr, tx: &Connections) -> bool {
+        let Ok(permit) = self.connections.clone().try_acquire_owned() else {
+            self.refused += 1;
+            if self.last_refusal_log.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                tracing::warn!(
+                    limit = self.limits.max_connections,
+                    refused = self.refused,
+                    "connection refused: too many open connections"
+                );
+                self.last_refusal_log = Some(Instant::now());
+            }
+            drop(stream);
+            return true;
+        };
+        let _ = stream.set_nodelay(true);
+        let accepted_at = Instant::now();
+        let info = TcpConnectInfo { local_addr: stream.local_addr().ok(), remote_addr: Some(peer) };
+        match &self.tls {
+            None => {
+                let conn = Watchdog::new(Box::new(stream), info, permit, accepted_at, &self.limits);
+                Self::track(&self.fresh, &conn.state);
+                tx.send(Ok(conn)).await.is_ok()
+            }
+            Some(acceptor) => {
+                // A weak sender: a handshake still going on does not keep
+                // the stream of connections open once the loop has stopped
+                // (no call can have been written before it finishes).
+                let (acceptor, tx, limits) = (acceptor.clone(), tx.downgrade(), self.limits.clone());
+                let fresh = self.fresh.clone();
+                tokio::spawn(async move {
+                    let deadline = accepted_at + limits.handshake_timeout;
+                    match tokio::time::timeout_at(deadline, acceptor.accept(stream)).await {
+                        Ok(Ok(stream)) => {
+                            let conn = Watchdog::new(Box::new(stream), info, permit, accepted_at, &limits);
+                            Self::track(&fresh, &conn.state);
+                            if let Some(tx) = tx.upgrade() {
+                                let _ = tx.send(Ok(conn)).await;
+                            }
+                        }
+                        Ok(Err(e)) => tracing::debug!(%peer, error = %e, "TLS handshake failed"),
+                        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+                    }
+                });
+                true
+            }
+        }
+    }
+}
+
+/// A connection that has opened a call, or closed.
+fn settled(w: &std::sync::Weak<ConnState>) -> bool {
+    w.upgrade().is_none_or(|s| s.lock().next_id > 0)
+}
+
+async fn accept_loop(
+    listener: TcpListener,
+    config: AcceptConfig,
+    tx: Connections,
+    stop: impl Future<Output = ()> + Send + 'static,
+) {
+    let connections = Arc::new(Semaphore::new(config.limits.max_connections));
+    let mut acceptor = Acceptor {
+        limits: Arc::new(config.limits),
+        tls: config.tls.map(TlsAcceptor::from),
+        connections,
+        refused: 0,
+        last_refusal_log: None,
+        fresh: Arc::new(Mutex::new(Vec::new())),
+    };
+    let mut stop = std::pin::pin!(stop);
     let mut backoff = Duration::ZERO;
-    let mut refused: u64 = 0;
-    let mut last_refusal_log: Option<Instant> = None;
     loop {
         let accepted = tokio::select! {
             _ = tx.closed() => return,
+            _ = &mut stop => break,
             a = listener.accept() => a,
         };
         let (stream, peer) = match accepted {
@@ -198,47 +317,51 @@ async fn accept_loop(listener: TcpListener, config: AcceptConfig, tx: mpsc::Send
                 tracing::warn!(error = %e, backoff_ms = backoff.as_millis() as u64, "accept failed; backing off");
                 tokio::select! {
                     _ = tx.closed() => return,
+                    _ = &mut stop => break,
                     _ = tokio::time::sleep(backoff) => continue,
                 }
             }
         };
-        let Ok(permit) = connections.clone().try_acquire_owned() else {
-            refused += 1;
-            if last_refusal_log.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
-                tracing::warn!(
-                    limit = limits.max_connections,
-                    refused,
-                    "connection refused: too many open connections"
-                );
-                last_refusal_log = Some(Instant::now());
-            }
-            drop(stream);
-            continue;
-        };
-        let _ = stream.set_nodelay(true);
-        let accepted_at = Instant::now();
-        let info = TcpConnectInfo { local_addr: stream.local_addr().ok(), remote_addr: Some(peer) };
-        match &tls {
-            None => {
-                let conn = Watchdog::new(Box::new(stream), info, permit, accepted_at, &limits);
-                if tx.send(Ok(conn)).await.is_err() {
-                    return;
-                }
-            }
-            Some(acceptor) => {
-                let (acceptor, tx, limits) = (acceptor.clone(), tx.clone(), limits.clone());
-                tokio::spawn(async move {
-                    let deadline = accepted_at + limits.handshake_timeout;
-                    match tokio::time::timeout_at(deadline, acceptor.accept(stream)).await {
-                        Ok(Ok(stream)) => {
-                            let conn = Watchdog::new(Box::new(stream), info, permit, accepted_at, &limits);
-                            let _ = tx.send(Ok(conn)).await;
+        if !acceptor.admit(stream, peer, &tx).await {
+            return;
+        }
+    }
+    // Stopping. The connections the kernel has already made are accepted
+    // and served: closing the listener would reset them, and their clients
+    // may have written calls on them already. Read without waiting (the
+    // std listener, non-blocking: the reactor's readiness may lag the
+    // queue), then close.
+    match listener.into_std() {
+        Ok(std_listener) => loop {
+            match std_listener.accept() {
+                Ok((stream, peer)) => {
+                    let stream = stream.set_nonblocking(true).and_then(|()| tokio::net::TcpStream::from_std(stream));
+                    match stream {
+                        Ok(stream) => {
+                            if !acceptor.admit(stream, peer, &tx).await {
+                                return;
+                            }
                         }
-                        Ok(Err(e)) => tracing::debug!(%peer, error = %e, "TLS handshake failed"),
-                        Err(_) => tracing::debug!(%peer, "TLS handshake timed out"),
+                        Err(e) => tracing::debug!(%peer, error = %e, "a queued connection could not be taken"),
                     }
-                });
+                }
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(e) if per_connection(&e) => continue,
+                Err(_) => break,
             }
+        },
+        Err(e) => tracing::debug!(error = %e, "the listener's queue could not be read at close"),
+    }
+    // The listener is closed (dropped above). Connections that have not
+    // opened a call yet (just taken, or still in their handshake) get time
+    // to open the calls their clients wrote: told to finish before that, a
+    // connection in its HTTP/2 handshake would be closed and those calls
+    // lost. Then the stream ends and tonic tells every connection to finish.
+    let until = Instant::now() + ACCEPT_SETTLE;
+    while !acceptor.all_settled() && Instant::now() < until {
+        tokio::select! {
+            _ = tx.closed() => return,
+            _ = tokio::time::sleep(Duration::from_millis(5)) => {}
         }
     }
 }

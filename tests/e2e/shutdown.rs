@@ -55,3 +55,70 @@ async fn an_open_stream_cannot_hold_the_server_past_the_grace_period() {
         .unwrap()
         .unwrap();
 }
+
+/// Clients that open a fresh connection for every call while the server
+/// stops: a call whose connection was made (the kernel accepted it, the
+/// request was written) must be answered; only connections refused before
+/// they were made may fail. Such a call cannot be retried by a proxy that
+/// streams request bodies (nginx's `grpc_pass` never retries a call it has
+/// sent), so dropping it loses it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_call_on_a_connection_made_before_the_listener_closed_is_dropped() {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let config = parlour::ServerConfig { drain_delay: Duration::from_millis(50), ..Default::default() };
+    let mut server = TestServer::with_config(config).await;
+    let url = server.url();
+    let stop = Arc::new(AtomicBool::new(false));
+    let (served, refused) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let lost = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let mut tasks = Vec::new();
+    for _ in 0..12 {
+        let (url, stop, served, refused, lost) =
+            (url.clone(), stop.clone(), served.clone(), refused.clone(), lost.clone());
+        tasks.push(tokio::spawn(async move {
+            while !stop.load(Ordering::Relaxed) {
+                let ep = tonic::transport::Endpoint::from_shared(url.clone())
+                    .unwrap()
+                    .connect_timeout(Duration::from_secs(1));
+                let Ok(ch) = ep.connect().await else {
+                    refused.fetch_add(1, Ordering::Relaxed);
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                    continue;
+                };
+                let mut c = pb::rules_client::RulesClient::new(ch);
+                match tokio::time::timeout(Duration::from_secs(5), c.list_games(pb::ListGamesRequest {})).await {
+                    Ok(Ok(_)) => {
+                        served.fetch_add(1, Ordering::Relaxed);
+                    }
+                    Ok(Err(s)) => lost.lock().unwrap().push(format!("{:?}: {}", s.code(), s.message())),
+                    Err(_) => lost.lock().unwrap().push("no answer within 5 s".into()),
+                }
+            }
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.signal_stop();
+    let handle = server.handle.take().unwrap();
+    tokio::time::timeout(Duration::from_secs(10), handle).await.expect("server stops").unwrap().unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    stop.store(true, Ordering::Relaxed);
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let lost = lost.lock().unwrap();
+    eprintln!(
+        "served {}, refused {}, lost {}",
+        served.load(Ordering::Relaxed),
+        refused.load(Ordering::Relaxed),
+        lost.len()
+    );
+    assert!(served.load(Ordering::Relaxed) > 50, "the clients made calls");
+    assert!(refused.load(Ordering::Relaxed) > 0, "the clients ran on past the listener's close");
+    assert!(
+        lost.is_empty(),
+        "{} calls lost on connections made before the listener closed: {:?}",
+        lost.len(),
+        &lost[..lost.len().min(5)]
+    );
+}
