@@ -139,9 +139,22 @@ pub async fn evaluate(c: &mut Client, s: &GameState) -> pb::EvaluateResponse {
 }
 
 /// A loopback port nobody listens on now (for child processes that bind it
-/// themselves; in-process servers bind port 0 directly).
+/// themselves; in-process servers bind port 0 directly), and never one
+/// this test process handed out before: ports picked one after another,
+/// before any child has bound them, can repeat (the kernel gave two
+/// replicas of `tests/solo/scale_out.rs` the same port once in about 250
+/// runs; the second failed to bind while the first answered its health
+/// checks).
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    let mut given = GIVEN.lock().unwrap_or_else(|e| e.into_inner());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
 }
 
 /// A child process (a `parlour serve`) killed and reaped when dropped,
