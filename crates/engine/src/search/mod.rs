@@ -193,5 +193,14 @@ pub fn analyze<G: Game>(
     }
 }
 
+/// The position after `mv`, and the index `me` has in it (a seat swap,
+/// such as a pie choice, can change it).
+pub(crate) fn after<G: Game>(game: &G, pos: &G::Position, mv: G::Move, me: Player) -> (G::Position, Player) {
+    let me_after = game.player_after(pos, mv, me);
+    let mut child = pos.clone();
+    game.play(&mut child, mv);
+    (child, me_after)
+}
+
 #[cfg(test)]
 mod tests;

@@ -172,9 +172,7 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
                     if !self.tick() {
                         return None;
                     }
-                    let me_after = self.game.player_after(pos, k, me);
-                    let mut child = pos.clone();
-                    self.game.play(&mut child, k);
+                    let (child, me_after) = super::after(self.game, pos, k, me);
                     let decides = match self.game.outcome(&child) {
                         Outcome::Won(w) => w.contains(&me_after) == attacking,
                         Outcome::Drawn => !attacking,
@@ -530,9 +528,7 @@ mod budget_tests {
         let mut moves = Vec::new();
         game.legal_moves(&pos, &mut moves);
         for &m in &moves {
-            let mut c = pos.clone();
-            let after = game.player_after(&pos, m, me);
-            game.play(&mut c, m);
+            let (c, after) = crate::search::after(&game, &pos, m, me);
             keyed.push((game.search_value(&c, after), m));
         }
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -581,9 +577,7 @@ mod agreement_tests {
         game.legal_moves(pos, &mut moves);
         for mv in moves {
             *left = left.checked_sub(1)?;
-            let mut child = pos.clone();
-            let me_after = game.player_after(pos, mv, me);
-            game.play(&mut child, mv);
+            let (child, me_after) = crate::search::after(game, pos, mv, me);
             if plain(game, &child, me_after, depth - 1, left)? == attacking {
                 return Some(attacking);
             }
