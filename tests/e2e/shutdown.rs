@@ -122,3 +122,22 @@ async fn no_call_on_a_connection_made_before_the_listener_closed_is_dropped() {
         &lost[..lost.len().min(5)]
     );
 }
+
+/// A connection that never opens a call (here: one that sends nothing at
+/// all) holds the stop for `ACCEPT_SETTLE` (1 s) at most, not until its
+/// handshake timeout.
+#[tokio::test]
+async fn a_connection_that_never_calls_holds_the_stop_one_second_at_most() {
+    let config = parlour::ServerConfig { drain_delay: Duration::ZERO, ..Default::default() };
+    let mut server = TestServer::with_config(config).await;
+    let _silent = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    // Accepted before the stop, so it is one the stop waits for.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    server.signal_stop();
+    let handle = server.handle.take().unwrap();
+    tokio::time::timeout(Duration::from_secs(5), handle).await.expect("server stops").unwrap().unwrap();
+    let took = started.elapsed();
+    assert!(took >= Duration::from_millis(900), "the stop waited for the connection to call: {took:?}");
+    assert!(took < Duration::from_secs(3), "but not past the settle: {took:?}");
+}
