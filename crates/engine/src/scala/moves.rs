@@ -373,10 +373,10 @@ impl Scala {
         if pos.stones[1 - me] != 0 && all != 0 && flood(all & all.wrapping_neg(), all, &NEIGHBORS) == all {
             let forbidden = bit(FIRST_CELL[me]);
             for from in Bits(pos.stones[me]) {
-                let rest = all & !bit(from);
                 if !splits_nothing(all, from) {
                     continue;
                 }
+                let rest = all & !bit(from);
                 if Bits(NEIGHBORS[from as usize] & !all & !forbidden).any(|to| NEIGHBORS[to as usize] & rest != 0) {
                     return true;
                 }

@@ -167,8 +167,9 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
         let mut searched = None;
         if let Some(k) = self.killers[slot] {
             if let Some(i) = moves.iter().position(|&m| m == k) {
-                moves[..=i].rotate_right(1);
-                if depth >= 2 {
+                if depth < 2 {
+                    moves[..=i].rotate_right(1);
+                } else {
                     if !self.tick() {
                         return None;
                     }
@@ -235,11 +236,6 @@ impl<'a, 's, G: Game> Prover<'a, 's, G> {
                 .collect();
             keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
             children = keyed.into_iter().map(|(_, mv, c, m)| (mv, c, m)).collect();
-        }
-        if let Some(k) = self.killers[slot] {
-            if let Some(i) = children.iter().position(|c| c.0 == k) {
-                children[..=i].rotate_right(1);
-            }
         }
         for (mv, child, me_after) in &children {
             let w = self.wins(child, *me_after, depth - 1)?;
