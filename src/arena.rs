@@ -6,6 +6,7 @@
 //! Two aids for tuning: `--analyze POSITION` prints the player's analysis of
 //! one position, and `--replay N` prints game N of a match move by move.
 
+use parlour_engine::front::SuggestBudget;
 use parlour_engine::search::arena::{mix, play_game, run_match, run_matches, PlayerSpec, Result3};
 use parlour_engine::search::ladder::{self, FitOptions, Pairing};
 use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
@@ -16,7 +17,7 @@ use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 #[command(after_help = "Players: random | greedy | level:<beginner|easy|medium|hard|strong|master> \
 (its iterations or positions only, without its time cap: the games do not depend on the load) | \
 mcts[:ms=<time a move>,it=<iterations a move>,nodes=<the tree's cap on nodes; default 2 000 000>,c=<exploration>,pv=<prior visits>,t=<prior temperature>,\
-playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>,mm=<implicit minimax weight, 0..1>,par=<three or more players: weight of the searching player's value at the others' choices, 0 (max-n)..1 (paranoid); default 0.5, as every level>,abn=<play-phase alpha-beta positions (Squeeze family)>,pie=<on|off: the pie rule's set-up end and choice judged by that search; on in Swish's master>] | \
+playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>,mm=<implicit minimax weight, 0..1>,rep=<on|off: a repeated position is a draw (Scala); default on>,par=<three or more players: weight of the searching player's value at the others' choices, 0 (max-n)..1 (paranoid); default 0.5, as every level>,abn=<play-phase alpha-beta positions (Squeeze family)>,pie=<on|off: the pie rule's set-up end and choice judged by that search; on in Swish's master>] | \
 ab[:ms=<time a move>,depth=<plies>,nodes=<positions a move>,pre=<tree-search iterations in the pre-game: Squeeze's set-up and pie choice>,pretn=<their tactical positions>] (the alpha-beta baseline)\n\
 Example: parlour arena --game contiguity --game scala --player mcts:ms=200 --opponent random --opponent greedy\n\
 One position's analysis: parlour arena --game scala --player mcts:it=20000 --analyze start\n\
@@ -229,11 +230,17 @@ fn replay(game: &dyn AnyGame, a: &PlayerSpec, b: &PlayerSpec, seed: u64, g: u64,
     let mut seat_of: Vec<usize> = (0..seats).collect();
     let mut ply = 0u64;
     outln!("# {}/{}: game {g} of {a} (A, seat {seat}) vs {b} (B), seed {seed}", d.id, d.variant);
+    // The game's positions so far, as `parlour_engine::search::arena::play_game`
+    // tells its players.
+    let mut history: Vec<u64> = Vec::new();
     while state.outcome == Outcome::Ongoing {
         let who = seat_of[state.to_move as usize];
-        let (_, s) = game
-            .suggest(state.record.clone(), &players[who].budget(game.level_scale(), mix(game_seed, ply)))
-            .map_err(fail)?;
+        let budget = SuggestBudget {
+            history: history.as_slice().into(),
+            ..players[who].budget(game.level_scale(), mix(game_seed, ply))
+        };
+        let (_, s) = game.suggest(state.record.clone(), &budget).map_err(fail)?;
+        history.extend(game.repetition_key(state.record.clone()).map_err(fail)?);
         outln!(
             "{ply:3} {} {}\n    -> {} values {:?} proven {} it {} pv {:?}",
             if who == seat { "A" } else { "B" },

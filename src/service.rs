@@ -633,7 +633,7 @@ impl Rules for RulesService {
             // passed) raises the flag and the search stops at once.
             let stop = Arc::new(AtomicBool::new(false));
             let _stop_on_drop = StopOnDrop(stop.clone());
-            let engine_budget = self.search_budget(
+            let mut engine_budget = self.search_budget(
                 r.budget,
                 &r.level,
                 game.level_scale(),
@@ -642,6 +642,7 @@ impl Rules for RulesService {
                 stop,
             )?;
             let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
+            engine_budget.history = budget::history_keys(game, &r.history)?;
             let origin_state = state.clone();
             let with_after = r.include_state_after;
             let (reply_view, form) = (r.view, r.state_form);
@@ -652,7 +653,6 @@ impl Rules for RulesService {
             // The deadlines count from the call's arrival: time spent before
             // the search starts (parsing, a busy blocking pool) comes off it.
             let cap = self.deadline_cap(caller_deadline);
-            let mut engine_budget = engine_budget;
             let result = tokio::task::spawn_blocking(move || {
                 let _permit = permit;
                 engine_budget.time_limit =
@@ -716,7 +716,7 @@ impl Rules for RulesService {
             // No caller deadline applies to a stream's reports; the budget
             // (by default the server's largest search time, within the
             // request timeout) ends it.
-            let budget =
+            let mut budget =
                 self.search_budget(r.budget, &r.level, game.level_scale(), self.limits.max_search_time, None, stop)?;
             // The stream ends by budget + grace even if the client does not
             // read it (the transport layer enforces this).
@@ -727,6 +727,7 @@ impl Rules for RulesService {
             });
             let origin_state = state.clone();
             let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
+            budget.history = budget::history_keys(game, &r.history)?;
             // Refuse a bad or finished position now, as a status, rather
             // than inside the stream; the reports reuse this state.
             let shown = guarded(|| {

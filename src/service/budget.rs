@@ -9,7 +9,9 @@ use super::RulesService;
 use crate::errors;
 use crate::pb;
 use parlour_engine::front::SuggestBudget;
+use parlour_engine::notation::Record;
 use parlour_engine::search::{Level, LevelScale, Strategy};
+use parlour_engine::AnyGame;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -87,8 +89,32 @@ impl RulesService {
             max_nodes,
             player,
             stop: Some(stop),
+            // The caller's earlier positions, where the call gives them.
+            history: Default::default(),
         })
     }
+}
+
+/// The repetition keys of a request's `history` (earlier positions of the
+/// game, as position texts) for [`SuggestBudget::history`]; an entry that
+/// is not a position of `game` is refused, naming it (`history[3]`).
+pub(super) fn history_keys(game: &dyn AnyGame, history: &[String]) -> Result<Arc<[u64]>, Status> {
+    if history.len() > parlour_engine::records::MAX_MOVES {
+        return Err(errors::bad_argument(
+            "history",
+            format!("{} positions; at most {} are accepted", history.len(), parlour_engine::records::MAX_MOVES),
+        ));
+    }
+    let mut keys = Vec::with_capacity(history.len());
+    for (i, text) in history.iter().enumerate() {
+        let key = Record::parse(text).and_then(|r| game.repetition_key(r)).map_err(|mut e| {
+            e.field = Some(format!("history[{i}]"));
+            e.message = format!("history[{i}]: {}", e.message);
+            errors::status(&e, errors::Origin::Request)
+        })?;
+        keys.extend(key);
+    }
+    Ok(keys.into())
 }
 
 /// The time a search keeps back from a deadline `d` for the answer's trip:

@@ -348,12 +348,26 @@ pub(super) async fn analyze_game(
             let d = game.description();
             let mut lost: Vec<(f64, pb::Blunder)> = Vec::new();
             let mut done = 0u32;
+            // Each turn's search knows the game's positions before it, as
+            // SuggestMoveRequest.history would tell it (games that count
+            // repetitions only).
+            let counts = game.repetition_key(rep.start.record.clone()).is_ok_and(|k| k.is_some());
+            let keys: Vec<Option<u64>> = if counts {
+                std::iter::once(&rep.start)
+                    .chain(&rep.states)
+                    .map(|v| game.repetition_key(v.record.clone()).ok().flatten())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             for t in turns {
                 if stop.load(Ordering::Relaxed) {
                     return;
                 }
                 let view = if t == 0 { &rep.start } else { &rep.states[t - 1] };
                 let started = Instant::now();
+                let history = keys.get(..t).unwrap_or_default().iter().flatten().copied().collect();
+                let budget = parlour_engine::front::SuggestBudget { history, ..budget.clone() };
                 let turn = guarded(|| {
                     let (view, s) = game.suggest(view.record.clone(), &budget).map_err(rules(Origin::Request))?;
                     let played = rep.played.get(t);

@@ -198,3 +198,46 @@ async fn whole_random_games_play_through_the_service() {
         assert_ne!(ev.status, pb::GameStatus::Ongoing as i32, "{variant}: the game ends");
     }
 }
+
+#[tokio::test]
+async fn suggest_move_values_a_return_to_the_history_as_a_draw() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    // Eleven white stones against a lone black one: White is ahead.
+    let st = state("scala", "", "to_move=white; white=h4,f5,h5,f6,g6,h7,i7,i8,j9,i10,h11; black=h3; ply=48");
+    let budget = Some(pb::SearchBudget { max_iterations: 500, seed: 1, ..Default::default() });
+    let ask = |history: Vec<String>| pb::SuggestMoveRequest {
+        state: Some(st.clone()),
+        budget,
+        history,
+        view: FULL,
+        ..Default::default()
+    };
+    let first = c.suggest_move(ask(vec![])).await.unwrap().into_inner();
+    let best = first.r#move.unwrap().notation;
+    // The position that move makes, told as one the game has been in
+    // (its counters differ: they do not count).
+    let after = apply(&mut c, &st, &best).await.state.unwrap().position.replace("ply=49", "ply=7");
+    let second = c.suggest_move(ask(vec![after.clone()])).await.unwrap().into_inner();
+    assert_ne!(second.r#move.unwrap().notation, best, "a return to the history is a draw, and White is ahead");
+    assert!(second.values[0].value > 0.0);
+    for cand in second.candidates.iter().filter(|m| m.r#move.as_ref().unwrap().notation == best) {
+        assert_eq!(cand.value, 0.0);
+    }
+    // A history entry that is not a position is refused, naming it.
+    let e = c.suggest_move(ask(vec![after.clone(), "to_move=white; white=e7".into()])).await.unwrap_err();
+    assert_eq!(e.code(), Code::InvalidArgument);
+    assert_eq!(reason_and_field(&e), ("BAD_POSITION".into(), "history[1]".into()), "{}", e.message());
+    assert!(e.message().starts_with("history[1]: "), "{}", e.message());
+    assert_eq!(error_cell(&e).as_deref(), Some("e7"));
+    let e = c
+        .analyze_stream(pb::AnalyzeStreamRequest {
+            state: Some(st.clone()),
+            budget,
+            history: vec!["to_move=white; white=z1".into()],
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(reason_and_field(&e).1, "history[0]", "{}", e.message());
+}

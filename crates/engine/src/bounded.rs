@@ -357,6 +357,10 @@ impl<G: Game> Game for Bounded<G> {
         self.game.tactical_horizon(&pos.inner)
     }
 
+    fn repetition_key(&self, pos: &Self::Position) -> Option<u64> {
+        self.game.repetition_key(&pos.inner)
+    }
+
     fn heuristic(&self, pos: &Self::Position, player: Player) -> f64 {
         if self.drawn_by_limit(pos) {
             return 0.0;

@@ -333,6 +333,11 @@ pub trait AnyGame: Send + Sync {
         every: Duration,
         report: &mut dyn FnMut(&Suggestion) -> bool,
     ) -> Result<(StateView, Suggestion), RulesError>;
+    /// The repetition key of a position ([`Game::repetition_key`]), for a
+    /// search's [`SuggestBudget::history`]; `None` where the game does not
+    /// count repetitions. The position is checked as [`AnyGame::load`]
+    /// checks it.
+    fn repetition_key(&self, record: Record) -> Result<Option<u64>, RulesError>;
     /// The scale of the named levels' budgets in this game (the tree
     /// search's iterations and the play-phase alpha-beta's positions,
     /// [`Game::level_scale`]).
@@ -866,6 +871,10 @@ impl<G: Game> AnyGame for G {
         let s = search::analyze(self, &pos, budget, every, &mut typed_report)
             .ok_or_else(|| game_over(self, &pos, "there is no move to suggest"))?;
         Ok((view(self, &pos), render(self, &pos, &s)))
+    }
+
+    fn repetition_key(&self, record: Record) -> Result<Option<u64>, RulesError> {
+        Ok(Game::repetition_key(self, &self.from_record(record)?))
     }
 
     // Records and keys.

@@ -783,6 +783,18 @@ pub trait Game: Send + Sync + 'static {
         0
     }
 
+    /// A key for telling a repeated position, equal for two positions that
+    /// are the same but for move counters (`ply`), or `None` (the default)
+    /// where the player should not treat a repetition as a draw. The tree
+    /// search scores a position that repeats one earlier on its path (or in
+    /// the game's history, when the caller gives it) as a draw: a side
+    /// that is ahead then makes progress now instead of going round a cycle
+    /// that only the ply limit ends (Scala's endgames, issue #21). Exact
+    /// values are unchanged by this: a forced win never needs to repeat.
+    fn repetition_key(&self, _pos: &Self::Position) -> Option<u64> {
+        None
+    }
+
     /// Whether the move from `pos` that made `child` changes material (a
     /// capture, say). The tree search looks further after such moves
     /// before trusting a static value (its capture search,

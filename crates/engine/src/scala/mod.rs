@@ -278,6 +278,19 @@ impl Game for Scala {
         }
     }
 
+    /// The board, the side to move and the loser: Scala's steps undo each
+    /// other, and an endgame won on the board was left undecided at the
+    /// ply cap by a side that went round a four-ply cycle (docs/ai.md,
+    /// "A Scala draw looked at"). Counting a repetition as a draw makes the
+    /// side ahead prefer progress now.
+    fn repetition_key(&self, pos: &Position) -> Option<u64> {
+        use crate::search::arena::mix;
+        let [w, b] = pos.stones;
+        let side = pos.to_move as u64 | pos.loser.map_or(0, |p| (p as u64 + 1) << 1);
+        let key = mix(mix(w as u64, (w >> 64) as u64), mix(b as u64, (b >> 64) as u64));
+        Some(mix(key, side))
+    }
+
     /// `hard` at threefold `medium`'s iterations was not distinct from it
     /// in either ruleset and at tenfold it was (the original rules): the
     /// levels take a tenfold step there (docs/ai.md, "Levels per game").

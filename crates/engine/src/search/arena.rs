@@ -130,6 +130,13 @@ impl FromStr for PlayerSpec {
                     }
                 }
                 "abn" => config.ab_nodes = num(v)? as u64,
+                "rep" => {
+                    config.repetition = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("`{kv}`: rep is on or off")),
+                    }
+                }
                 "pie" => {
                     config.pie = match v {
                         "on" => true,
@@ -256,6 +263,9 @@ impl fmt::Display for PlayerSpec {
                 if config.ab_nodes != d.ab_nodes {
                     parts.push(format!("abn={}", config.ab_nodes));
                 }
+                if config.repetition != d.repetition {
+                    parts.push(format!("rep={}", if config.repetition { "on" } else { "off" }));
+                }
                 if config.pie != d.pie {
                     parts.push(format!("pie={}", if config.pie { "on" } else { "off" }));
                 }
@@ -328,14 +338,17 @@ impl PlayerSpec {
         }
     }
 
-    /// This player's move in `record`.
-    fn choose(&self, game: &dyn AnyGame, record: Record, seed: u64) -> Result<String, RulesError> {
+    /// This player's move in `record`, told the game's earlier positions
+    /// (their repetition keys, [`SuggestBudget::history`]) as a client
+    /// that keeps the game's history tells SuggestMove.
+    fn choose(&self, game: &dyn AnyGame, record: Record, seed: u64, history: &[u64]) -> Result<String, RulesError> {
         if *self == PlayerSpec::Random {
             let (_, moves) = game.moves(record)?;
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             return Ok(moves.choose(&mut rng).expect("an ongoing game has a move").notation.clone());
         }
-        Ok(game.suggest(record, &self.budget(game.level_scale(), seed))?.1.mv.notation)
+        let budget = SuggestBudget { history: history.into(), ..self.budget(game.level_scale(), seed) };
+        Ok(game.suggest(record, &budget)?.1.mv.notation)
     }
 }
 
@@ -395,10 +408,14 @@ pub fn play_game(
     let mut seat_of: Vec<usize> = (0..players.len()).collect();
     let mut clocks = vec![(Duration::ZERO, 0u32); players.len()];
     let mut ply = 0u32;
+    // The repetition keys of the positions so far (games that count
+    // repetitions only).
+    let mut history = Vec::new();
     while state.outcome == Outcome::Ongoing {
         let who = seat_of[state.to_move as usize];
         let started = Instant::now();
-        let mv = players[who].choose(game, state.record.clone(), mix(seed, ply as u64))?;
+        let mv = players[who].choose(game, state.record.clone(), mix(seed, ply as u64), &history)?;
+        history.extend(game.repetition_key(state.record.clone())?);
         clocks[who].0 += started.elapsed();
         clocks[who].1 += 1;
         let applied = game.apply(state.record.clone(), &MoveInput::Notation(mv))?;

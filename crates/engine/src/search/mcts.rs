@@ -37,6 +37,7 @@ use crate::game::{Game, Outcome, Player};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+use std::collections::HashSet;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -149,6 +150,12 @@ pub struct SearchConfig {
     /// "Three-player Shoulder to Shoulder: why `hard` lost to `medium`").
     /// Two-player games are unaffected (their values are zero-sum).
     pub paranoid: f64,
+    /// Whether a position that repeats one earlier on the search's path,
+    /// or in the game's history ([`SuggestBudget::history`]), is valued as a
+    /// draw (games that give a [`Game::repetition_key`]; the others are
+    /// unaffected). Such a node is a leaf worth 0 to every seat and is
+    /// never expanded nor proven.
+    pub repetition: bool,
 }
 
 impl Default for SearchConfig {
@@ -172,6 +179,7 @@ impl Default for SearchConfig {
             pie: false,
             ab_fitted: false,
             paranoid: 0.5,
+            repetition: true,
         }
     }
 }
@@ -195,9 +203,23 @@ struct Node<M> {
     expanded: bool,
     /// The game is over here.
     terminal: bool,
+    /// The position repeats one before it ([`SearchConfig::repetition`]):
+    /// a draw, never expanded.
+    repeated: bool,
     /// Implicit minimax value for `mover`: the prior until expanded, then
     /// the best of the children's for the player choosing there.
     minimax: f32,
+}
+
+/// What a child was found to be when made.
+#[derive(Clone, Copy)]
+enum Made {
+    /// The game goes on: an ordinary node.
+    Open,
+    /// The game is over, with these values.
+    Over(Values),
+    /// A repetition: a draw ([`SearchConfig::repetition`]).
+    Repeated,
 }
 
 /// A search tree over one root position.
@@ -217,11 +239,20 @@ pub struct Mcts<'a, G: Game, E: Evaluator<G> + ?Sized> {
     max_nodes: usize,
     started: Instant,
     moves: Vec<G::Move>,
-    scratch: Vec<(f32, G::Move, Option<Values>)>,
+    scratch: Vec<(f32, G::Move, Made)>,
     path: Vec<u32>,
     tactical_nodes: u64,
     /// The root's player to move, as a seat: the searching player.
     root_seat: usize,
+    /// Repetition keys of the positions on the current path, the root's
+    /// first (empty when repetitions are not tracked).
+    keys: Vec<u64>,
+    /// Repetition keys of the game's positions before the root
+    /// ([`SuggestBudget::history`]).
+    history: HashSet<u64>,
+    /// Whether repetitions are tracked: the config asks and the game
+    /// gives keys.
+    track: bool,
 }
 
 fn identity() -> [Player; MAX_SEATS] {
@@ -238,6 +269,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         let seats = game.description().players.len().clamp(1, MAX_SEATS);
         let max_nodes = if budget.max_nodes == 0 { DEFAULT_MAX_NODES } else { budget.max_nodes };
         let root_seat = game.to_move(&root) as usize % seats;
+        let track = config.repetition && game.repetition_key(&root).is_some();
         let mut search = Mcts {
             game,
             eval,
@@ -256,6 +288,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             path: Vec::new(),
             tactical_nodes: 0,
             root_seat,
+            keys: Vec::new(),
+            history: if track { budget.history.iter().copied().collect() } else { HashSet::new() },
+            track,
         };
         search.push(None, 0.0, 1.0, 0);
         search
@@ -401,6 +436,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             mover: mover as u8,
             expanded: false,
             terminal: false,
+            repeated: false,
             minimax: prior,
         });
         self.sums.extend(std::iter::repeat_n(0.0, self.seats));
@@ -463,12 +499,23 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         let mut node = 0usize;
         self.path.clear();
         self.path.push(0);
+        self.keys.clear();
+        if self.track {
+            self.keys.extend(self.game.repetition_key(&pos));
+        }
         while self.nodes[node].expanded && self.nodes[node].proven == NONE {
             let child = self.select(node);
             let mv = self.nodes[child].mv.expect("a child has a move");
             self.advance(&mut pos, &mut perm, mv);
             node = child;
             self.path.push(child as u32);
+            if self.track {
+                self.keys.extend(self.game.repetition_key(&pos));
+            }
+        }
+        if self.nodes[node].repeated {
+            self.backup(&[0.0; MAX_SEATS], false);
+            return;
         }
         let mut newly_proven = false;
         if self.nodes[node].proven == NONE {
@@ -569,7 +616,9 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             let outcome = game.outcome(&child);
             if outcome.is_over() {
                 let v = self.terminal_values(&child, &outcome, &cperm);
-                scratch.push((v[mover], mv, Some(v)));
+                scratch.push((v[mover], mv, Made::Over(v)));
+            } else if self.repeats(&child) {
+                scratch.push((0.0, mv, Made::Repeated));
             } else {
                 let me = cperm[mover];
                 let x = if self.config.quiescence > 0 && self.seats == 2 && game.noisy(pos, &child) {
@@ -577,7 +626,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                 } else {
                     self.eval.value(game, &child, me)
                 };
-                scratch.push((x.clamp(-1.0, 1.0) as f32, mv, None));
+                scratch.push((x.clamp(-1.0, 1.0) as f32, mv, Made::Open));
             }
         }
         // Best prior first; the seeded shuffle orders equal priors.
@@ -588,11 +637,15 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         let first = self.nodes.len();
         for &(prior, mv, exact) in &scratch {
             self.push(Some(mv), prior, ((prior - top) / t).exp() / total, mover);
-            if let Some(v) = exact {
-                self.exact.push(v);
-                let c = self.nodes.last_mut().expect("just pushed");
-                c.proven = (self.exact.len() - 1) as u32;
-                c.terminal = true;
+            match exact {
+                Made::Open => {}
+                Made::Repeated => self.nodes.last_mut().expect("just pushed").repeated = true,
+                Made::Over(v) => {
+                    self.exact.push(v);
+                    let c = self.nodes.last_mut().expect("just pushed");
+                    c.proven = (self.exact.len() - 1) as u32;
+                    c.terminal = true;
+                }
             }
         }
         let n = &mut self.nodes[node];
@@ -604,6 +657,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         if self.config.solver {
             self.try_prove(node);
         }
+    }
+
+    /// Whether `child` (of the path's last position) repeats a position of
+    /// the path or of the game's history.
+    fn repeats(&self, child: &G::Position) -> bool {
+        self.track
+            && self.game.repetition_key(child).is_some_and(|k| self.keys.contains(&k) || self.history.contains(&k))
     }
 
     /// The capture search (two players): the value for `me` (a player
@@ -921,6 +981,75 @@ mod tests {
         let (search, green) = green_node(&game, maxn, &means);
         let first = search.nodes[green].first as usize;
         assert_eq!(search.select(green), first, "max-n: green for itself alone");
+    }
+
+    /// A Scala endgame: eleven white stones against a lone black one, with
+    /// many moves on both sides that undo each other (ply 48 of game 12 of
+    /// the original rules' match against greedy, seed 1: docs/ai.md, "A
+    /// Scala draw looked at").
+    fn scala_cycle() -> (crate::Bounded<crate::scala::Scala>, <crate::Bounded<crate::scala::Scala> as Game>::Position) {
+        let game = crate::Bounded::new(crate::scala::Scala::new(crate::scala::Variant::Original));
+        let text = "to_move=white; white=h4,f5,h5,f6,g6,h7,i7,i8,j9,i10,h11; black=h3; ply=48; max_plies=600";
+        let pos = game.from_record(crate::notation::Record::parse(text).unwrap()).unwrap();
+        (game, pos)
+    }
+
+    #[test]
+    fn a_position_repeated_on_the_path_is_a_leaf_worth_a_draw() {
+        let (game, pos) = scala_cycle();
+        let budget = SuggestBudget { seed: 1, max_iterations: 3000, ..Default::default() };
+        let search = |repetition| {
+            let config = SearchConfig { repetition, ..SearchConfig::default() };
+            let mut search = Mcts::new(&game, &HeuristicEval, pos.clone(), config, &budget);
+            search.run(&budget);
+            search
+        };
+        let on = search(true);
+        let repeated: Vec<usize> = (0..on.nodes.len()).filter(|&i| on.nodes[i].repeated).collect();
+        assert!(!repeated.is_empty(), "the shuffle comes back within the tree");
+        for &i in &repeated {
+            let n = &on.nodes[i];
+            assert!(!n.expanded && n.proven == NONE && n.prior == 0.0, "a repetition is an unproven leaf");
+            assert!((0..on.seats).all(|s| on.sums[i * on.seats + s] == 0.0), "worth 0 on every visit");
+            assert!((0..on.seats).all(|s| on.value(i, s) == 0.0), "a draw to both");
+        }
+        let off = search(false);
+        assert!(off.nodes.iter().all(|n| !n.repeated), "off: no node is a repetition");
+    }
+
+    #[test]
+    fn a_move_back_to_a_position_of_the_history_is_valued_a_draw() {
+        let (game, pos) = scala_cycle();
+        let shuffle = game.parse_legal(&pos, "i7-i9").unwrap();
+        let mut earlier = pos.clone();
+        game.play(&mut earlier, shuffle);
+        earlier.ply = 41; // the counters do not count
+        let history = [game.repetition_key(&earlier).unwrap()].into();
+        let budget = SuggestBudget { seed: 1, max_iterations: 500, history, ..Default::default() };
+        let mut search = Mcts::new(&game, &HeuristicEval, pos.clone(), SearchConfig::default(), &budget);
+        search.run(&budget);
+        let root = &search.nodes[0];
+        let children = root.first as usize..(root.first + root.count) as usize;
+        let back: Vec<usize> = children.filter(|&c| search.nodes[c].repeated).collect();
+        assert_eq!(back.len(), 1, "one move brings the earlier position back");
+        assert_eq!(search.nodes[back[0]].mv, Some(shuffle));
+        assert_eq!(search.value(back[0], 0), 0.0);
+        let best = search.suggestion().unwrap();
+        assert_ne!(best.mv, shuffle, "the side ahead does not play for a draw");
+        assert!(best.values[0] > 0.0);
+    }
+
+    #[test]
+    fn repetitions_change_nothing_where_the_game_gives_no_key() {
+        let game = ShoulderToShoulder::new(Variant::TwoPlayer);
+        let budget = SuggestBudget { seed: 5, max_iterations: 1500, history: [1, 2, 3].into(), ..Default::default() };
+        let answer = |repetition| {
+            let config = SearchConfig { repetition, ..SearchConfig::default() };
+            let mut search = Mcts::new(&game, &HeuristicEval, game.start(), config, &budget);
+            search.run(&budget);
+            (search.suggestion(), search.node_count())
+        };
+        assert_eq!(answer(true), answer(false));
     }
 
     #[test]

@@ -62,6 +62,11 @@ pub struct SuggestBudget {
     /// Raised (by a cancelled call) to stop the search at once; it then
     /// answers with the best move found so far.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Repetition keys ([`Game::repetition_key`]) of the game's positions
+    /// before this one, in any order: the tree search values a move that
+    /// brings one back as a draw, as it does a repetition within its own
+    /// tree ([`SearchConfig::repetition`]). Games without keys ignore it.
+    pub history: Arc<[u64]>,
 }
 
 /// One candidate move considered by the search, as the game's own move.
