@@ -336,3 +336,49 @@ async fn a_cancelled_game_analysis_frees_its_search_slot_at_once() {
         }
     }
 }
+
+#[tokio::test]
+async fn each_turn_of_an_analysed_scala_game_knows_the_positions_before_it() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    // Eleven white stones against a lone black one, then a cycle: the
+    // position at turn 4 is the one at turn 0.
+    let start = state("scala", "", "to_move=white; white=h4,f5,h5,f6,g6,h7,i7,i8,j9,i10,h11; black=h3");
+    let moves = ["i7-j8", "h3-g3", "j8-i7", "g3-h3"];
+    let budget = Some(pb::SearchBudget { max_iterations: 500, seed: 1, ..Default::default() });
+    let request = pb::AnalyzeGameRequest {
+        state: Some(start.clone()),
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+        turns: vec![4],
+        budget,
+        ..Default::default()
+    };
+    let mut stream = c.analyze_game(request).await.unwrap().into_inner();
+    let turn = stream.message().await.unwrap().unwrap().turn.expect("turn 4");
+    let analysed = turn.analysis.unwrap();
+    // The same as SuggestMove told the four positions before it.
+    let mut positions = vec![start.position.clone()];
+    let mut st = start.clone();
+    for m in moves {
+        st = apply(&mut c, &st, m).await.state.unwrap();
+        positions.push(st.position.clone());
+    }
+    let now = positions.pop().unwrap();
+    assert_eq!(now.replace("; ply=4", ""), start.position, "the cycle comes back");
+    let ask = |history: Vec<String>| pb::SuggestMoveRequest {
+        state: Some(state("scala", "", &now)),
+        budget,
+        history,
+        ..Default::default()
+    };
+    let told = c.suggest_move(ask(positions)).await.unwrap().into_inner();
+    let untold = c.suggest_move(ask(vec![])).await.unwrap().into_inner();
+    let key =
+        |r: &pb::SuggestMoveResponse| (r.r#move.clone().unwrap().notation, r.values.clone(), r.candidates.clone());
+    assert_eq!(key(&analysed), key(&told));
+    assert_ne!(key(&analysed), key(&untold), "the history changes the search");
+    // `i7-j8` brings turn 1's position back: a draw.
+    for cand in analysed.candidates.iter().filter(|m| m.r#move.as_ref().unwrap().notation == "i7-j8") {
+        assert_eq!(cand.value, 0.0);
+    }
+}
