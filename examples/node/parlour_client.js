@@ -271,10 +271,12 @@ class Parlour {
    * (or to `level`: beginner, easy, medium, hard, strong, master). */
   async suggest(
     state,
-    { timeLimit, maxIterations = 0, seed = 0, level = '', stateAfter = false, timeout, view, stateForm } = {},
+    { timeLimit, maxIterations = 0, seed = 0, level = '', stateAfter = false, timeout, view, stateForm, history = [] } = {},
   ) {
+    // `history`: the game's earlier positions (their `state.position`
+    // texts); a move back to one is a draw to the search (Scala).
     const req = {
-      state, budget: budget(timeLimit, maxIterations, seed), level, includeStateAfter: stateAfter, view, stateForm,
+      state, budget: budget(timeLimit, maxIterations, seed), level, includeStateAfter: stateAfter, view, stateForm, history,
     };
     return this._call(this.client, 'SuggestMove', req, timeout);
   }

@@ -35,6 +35,7 @@ async function playGame(rules, game, variant = '', { maxPlies = 200, seed = 0, s
   let state = withMaxPlies(await rules.newGame(game, variant), maxPlies);
   let last = null;
   const made = [];
+  const seen = []; // the positions so far, for SuggestMove's history
   // max_plies bounds the plies; this bound is a safety net only.
   const limit = 10 * maxPlies + 100;
   // One call a turn: ApplyMove returns the next moves with the new state.
@@ -43,7 +44,9 @@ async function playGame(rules, game, variant = '', { maxPlies = 200, seed = 0, s
     if (i === limit) throw new Error(`${game}/${variant}: no end after ${limit} moves despite max_plies`);
     let move;
     if (suggest) {
-      move = (await rules.suggest(state, { timeLimit: think, seed })).move;
+      // The earlier positions keep a side that is ahead from going round a cycle.
+      move = (await rules.suggest(state, { timeLimit: think, seed, history: seen })).move;
+      seen.push(state.position);
     } else {
       if (!moves.length) break;
       move = moves[Math.floor(random() * moves.length)];

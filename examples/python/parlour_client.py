@@ -300,12 +300,15 @@ class Parlour:
         timeout=None,
         view: int = 0,
         state_form: int = 0,
+        history: Iterable[str] = (),
     ) -> "pb.SuggestMoveResponse":
         """A move for the player to move (.move), with values and candidates.
         `time_limit` in seconds; None leaves it to the server's default (or
         to `level`: beginner, easy, medium, hard, strong, master). With
         `state_after`, also .state_after (the state after the move), so a
-        bot's turn takes one call."""
+        bot's turn takes one call. `history`: the game's earlier positions
+        (their `state.position` texts); a move back to one is a draw to the
+        search (Scala), so a side ahead makes progress."""
         request = pb.SuggestMoveRequest(
             state=state,
             budget=_budget(time_limit, max_iterations, seed),
@@ -313,6 +316,7 @@ class Parlour:
             include_state_after=state_after,
             view=view,
             state_form=state_form,
+            history=list(history),
         )
         return self._call(self.stub.SuggestMove, request, timeout)
 

@@ -31,12 +31,15 @@ def play_game(rules: Parlour, game: str, variant: str = "", *, max_plies: int = 
     state = with_max_plies(rules.new_game(game, variant), max_plies)
     last = None
     made = []
+    seen = []  # the positions so far, for SuggestMove's history
     # max_plies bounds the plies; set-up and bidding actions count too, this is a safety net only.
     # One call a turn: ApplyMove returns the next moves with the new state.
     moves = None if suggest else rules.moves(state)
     for _ in range(10 * max_plies + 100):
         if suggest:
-            move = rules.suggest(state, time_limit=think, seed=seed).move
+            # The earlier positions keep a side that is ahead from going round a cycle.
+            move = rules.suggest(state, time_limit=think, seed=seed, history=seen).move
+            seen.append(state.position)
         else:
             if not moves:
                 break

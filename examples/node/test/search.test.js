@@ -69,3 +69,19 @@ test('a bad state is refused before the stream starts', async () => {
     (e) => e instanceof ParlourError && e.reason === 'BAD_POSITION',
   );
 });
+
+test("the game's history reaches the search", async () => {
+  // Eleven white stones against a lone black one: White is ahead.
+  const state = { game: 'scala', position: 'to_move=white; white=h4,f5,h5,f6,g6,h7,i7,i8,j9,i10,h11; black=h3' };
+  const best = (await rules.suggest(state, { maxIterations: 500, seed: 1 })).move.notation;
+  const after = (await rules.apply(state, best)).state.position;
+  // Told that the game has been where `best` leads, the search values it a draw.
+  const told = await rules.suggest(state, { maxIterations: 500, seed: 1, history: [after] });
+  assert.notEqual(told.move.notation, best);
+  for (const c of told.candidates.filter((c) => c.move.notation === best)) assert.equal(c.value, 0);
+  await assert.rejects(rules.suggest(state, { maxIterations: 10, history: [after, 'to_move=white; white=z1'] }), (e) => {
+    assert.ok(e instanceof ParlourError, String(e));
+    assert.equal(e.field, 'history[1]');
+    return true;
+  });
+});

@@ -52,3 +52,19 @@ def test_a_bad_state_is_refused_before_the_stream_starts(rules):
     with pytest.raises(ParlourError) as err:
         next(rules.analyze(state, time_limit=1.0))
     assert err.value.reason == "BAD_POSITION"
+
+
+def test_the_games_history_reaches_the_search(rules):
+    from parlour_client import pb
+    # Eleven white stones against a lone black one: White is ahead.
+    state = pb.GameState(game="scala", position="to_move=white; white=h4,f5,h5,f6,g6,h7,i7,i8,j9,i10,h11; black=h3")
+    best = rules.suggest(state, max_iterations=500, seed=1).move.notation
+    after = rules.apply(state, best).state.position
+    # Told that the game has been where `best` leads, the search values it a draw.
+    told = rules.suggest(state, max_iterations=500, seed=1, history=[after])
+    assert told.move.notation != best
+    assert all(c.value == 0.0 for c in told.candidates if c.move.notation == best)
+    with pytest.raises(ParlourError) as err:
+        rules.suggest(state, max_iterations=10, history=[after, "to_move=white; white=z1"])
+    assert err.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert err.value.field == "history[1]"
