@@ -240,4 +240,8 @@ async fn suggest_move_values_a_return_to_the_history_as_a_draw() {
         .await
         .unwrap_err();
     assert_eq!(reason_and_field(&e).1, "history[0]", "{}", e.message());
+    // At most 10 000 earlier positions.
+    let e = c.suggest_move(ask(vec!["to_move=white".into(); 10_001])).await.unwrap_err();
+    assert_eq!(reason_and_field(&e), ("BAD_ARGUMENT".into(), "history".into()), "{}", e.message());
+    assert_eq!(e.message(), "10001 positions; at most 10000 are accepted");
 }
