@@ -2,8 +2,8 @@
 //! goal, or a losing move in `zillions`) or by a player left without a
 //! move, the reason, the per-player measures and the search heuristic.
 
-use super::board::{CELLS, DISTANCE, F14, NEIGHBORS};
-use super::moves::destinations;
+use super::board::{BOARD, CELLS, DISTANCE, F14, NEIGHBORS};
+use super::moves::JumpTable;
 use super::{groups, other, Position, Scala, BLACK, FIRST_CELL, GOAL, STONES, WHITE};
 use crate::bits::{bit, flood, neighbours, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
@@ -71,10 +71,21 @@ pub(super) fn evaluate(g: &Scala, pos: &Position, cells: bool) -> Evaluation {
 
 pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
     match outcome(g, pos) {
-        Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },
-        Outcome::Drawn => return 0.0,
-        Outcome::Ongoing => {}
+        Outcome::Won(w) => {
+            if w.contains(&player) {
+                1.0
+            } else {
+                -1.0
+            }
+        }
+        Outcome::Drawn => 0.0,
+        Outcome::Ongoing => race_and_material(pos, player),
     }
+}
+
+/// The heuristic of a game still going: the race to the goal, then
+/// material.
+fn race_and_material(pos: &Position, player: Player) -> f64 {
     let dist = |p: Player| {
         let g = (GOAL[p as usize] == F14) as usize;
         Bits(pos.stones[p as usize]).map(|c| DISTANCE[g][c as usize] as f64).fold(14.0, f64::min)
@@ -274,6 +285,8 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
     for &m in &targets[..n_targets] {
         all_targets |= m;
     }
+    let jumps = JumpTable::new(occupied, forbidden);
+    let group = flood(theirs, occupied, &NEIGHBORS);
     for (s, from) in Bits(spares).enumerate().take(16) {
         let others = occupied & !bit(from);
         // Each move must end touching a stone that stays in the group with
@@ -281,23 +294,43 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
         // the chain still to fill): stones that hang on the group only
         // through this one are captured when it leaves, so they are no
         // footing for its walk.
-        let tethered = flood(theirs, others, &NEIGHBORS);
+        // (When the stones around this one join up without it, lifting
+        // it cuts nothing off: the group less this stone.)
+        let ring = NEIGHBORS[from as usize] & others;
+        let tethered = if group & bit(from) == 0 {
+            group
+        } else if ring != 0 && flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
+            group & !bit(from)
+        } else {
+            flood(theirs, others, &NEIGHBORS)
+        };
         let touch = neighbours(tethered | holes, &NEIGHBORS);
+        // With the other stones fixed, every cell the spare stands on has
+        // the same steps and jumps as `destinations` gives it (its origin
+        // is empty once left), so a whole layer moves in one flood.
+        // `flooded`: the cells whose jump sequences are already followed;
+        // everything they reach is in it too, so no layer floods them
+        // again (what they reach and touches is already `seen`).
+        let land = BOARD & !others & !forbidden;
+        let jumps_here = jumps.lifting(occupied, from);
+        let mut flooded = 0u128;
         let mut seen = bit(from);
         let mut front = bit(from);
         let mut left = all_targets;
         let mut d = 0;
         while front != 0 && left != 0 && d < FAR {
             d += 1;
-            let mut next = 0u128;
-            for c in Bits(front) {
-                let (steps, jumps) = destinations(others | bit(c), c, forbidden);
-                next |= (steps | jumps) & touch & !seen;
-            }
+            let steps = neighbours(front, &NEIGHBORS) & land;
+            let jumped = jumps_here.reach(front & !flooded, flooded);
+            flooded |= front | jumped;
+            let next = (steps | jumped) & touch & !seen;
             seen |= next;
             // A spare that reaches a cell of the chain stays there (the
             // walk does not pass through the chain's gaps).
             front = next & !holes;
+            if next & left == 0 {
+                continue;
+            }
             for (k, &m) in targets[..n_targets].iter().enumerate() {
                 if walk[s][k] == FAR && next & m != 0 {
                     walk[s][k] = d;
@@ -342,10 +375,11 @@ const MOST_TRAVEL: u32 = 25;
 /// [`crate::game::Game::search_value`] for Scala: the heuristic, and in an
 /// endgame the larger side's progress and regrouping.
 pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
-    let base = heuristic(g, pos, player);
+    // The outcome once (it asks whether the side to move has a move).
     if outcome(g, pos) != Outcome::Ongoing {
-        return base;
+        return heuristic(g, pos, player);
     }
+    let base = race_and_material(pos, player);
     let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
     let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);

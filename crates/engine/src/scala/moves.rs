@@ -132,6 +132,72 @@ pub fn destinations(occupied: u128, from: u8, forbidden: u128) -> (u128, u128) {
     (steps, reached & !bit(from))
 }
 
+/// One jump from each cell: `land[c]`, the cells a stone on `c` reaches
+/// by a single jump over a stone of the board it was built for onto a
+/// free cell (never `forbidden`). Built once for a board, then patched for
+/// one stone lifted ([`JumpTable::lifting`]), a stone's walk floods whole
+/// sets of cells by table lookups: the regroup walk (docs/ai.md,
+/// "Regrouping along the group") moves every spare of the larger side
+/// this way.
+pub(super) struct JumpTable {
+    pub land: [u128; CELLS],
+}
+
+impl JumpTable {
+    /// The table for `occupied` (every stone standing).
+    pub fn new(occupied: u128, forbidden: u128) -> JumpTable {
+        let free = BOARD & !occupied & !forbidden;
+        let mut land = [0u128; CELLS];
+        // Only a cell next to a stone has a stone to jump over.
+        for c in Bits(crate::bits::neighbours(occupied, &NEIGHBORS)) {
+            let mut to = 0u128;
+            for l in Bits(board::LANDS[c as usize] & free) {
+                if occupied & bit(board::jumped(c, l)) != 0 {
+                    to |= bit(l);
+                }
+            }
+            land[c as usize] = to;
+        }
+        JumpTable { land }
+    }
+
+    /// The table with the stone on `from` lifted (the stone that walks: its
+    /// cell is free and no jump goes over it). `occupied` and `forbidden`
+    /// are the ones the table was built with; `from` is not `forbidden`.
+    pub fn lifting(&self, occupied: u128, from: u8) -> JumpTable {
+        let mut t = JumpTable { land: self.land };
+        let others = occupied & !bit(from);
+        for c in Bits(board::LANDS[from as usize]) {
+            // `from` is free now: a jump from c over a stone lands there.
+            if others & bit(board::jumped(c, from)) != 0 {
+                t.land[c as usize] |= bit(from);
+            }
+        }
+        // And no jump goes over `from` any more.
+        for c in Bits(NEIGHBORS[from as usize]) {
+            for &(over, l) in jumps(c) {
+                if over == from {
+                    t.land[c as usize] &= !bit(l);
+                }
+            }
+        }
+        t
+    }
+
+    /// The cells jump sequences from `starts` reach (one jump or more),
+    /// landing nowhere in `starts` or `closed`; `starts` left out.
+    pub fn reach(&self, starts: u128, closed: u128) -> u128 {
+        let mut reached = starts | closed;
+        let mut frontier = starts;
+        while frontier != 0 {
+            let next = crate::bits::neighbours(frontier, &self.land) & !reached;
+            reached |= next;
+            frontier = next;
+        }
+        reached & !(starts | closed)
+    }
+}
+
 /// Whether one jump goes from `from` to `to` over a stone of `over` (the
 /// landing's being free is the caller's).
 #[inline]

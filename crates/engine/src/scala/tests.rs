@@ -757,6 +757,26 @@ proptest! {
             }
         }
     }
+
+    /// The jump table of a board with one stone lifted floods a whole
+    /// set of cells to what each cell's jump sequences reach, together
+    /// (the regroup walk moves a layer at once): the same cells as
+    /// `destinations` gives that stone on each cell.
+    #[test]
+    fn a_jump_tables_flood_is_the_union_of_each_cells_jumps((p, _v) in arb_position(), pick in any::<u128>(), mover in 0u8..88) {
+        let forbidden = bit(FIRST_CELL[p.to_move as usize]);
+        let occupied = p.occupied() | bit(mover);
+        prop_assume!(forbidden & bit(mover) == 0);
+        let others = occupied & !bit(mover);
+        let land = board::BOARD & !others & !forbidden;
+        let starts = land & pick;
+        let mut want = 0u128;
+        for c in Bits(starts) {
+            want |= moves::destinations(others | bit(c), c, forbidden).1;
+        }
+        let table = moves::JumpTable::new(occupied, forbidden).lifting(occupied, mover);
+        prop_assert_eq!(table.reach(starts, 0), want & !starts);
+    }
 }
 
 // ------------------------------------------------------------ against the reference
