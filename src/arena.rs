@@ -51,7 +51,7 @@ pub struct ArenaArgs {
     /// end of the range).
     #[arg(long, value_name = "N", default_value_t = 0, conflicts_with_all = ["analyze", "replay", "ladder", "endgames", "matches"])]
     first_game: u32,
-    /// Print one line per game.
+    /// Print one line per game, and the moves of a game not won (a `#` line)
     #[arg(long)]
     verbose: bool,
     /// Instead of matches: the player's analysis of this position (position
@@ -174,6 +174,11 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
                 };
                 if a.verbose {
                     eprintln!("{label}: game {g}, A in seat {}: {c} after {} plies: {}", r.seat, r.plies, r.end);
+                    // A game not won, move by move: a time-bound one cannot
+                    // be replayed, and these are the games to read again.
+                    if c != 'W' {
+                        eprintln!("#   moves of game {g}: {}", moves_json(&r.moves));
+                    }
                 } else {
                     line.push(c);
                     eprint!("\r{label}: {line}");
@@ -186,6 +191,12 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A game's moves for a `#` line of `--verbose`: a JSON list of their
+/// notations (some notations hold spaces).
+fn moves_json(moves: &[String]) -> String {
+    serde_json::to_string(moves).expect("strings serialise")
 }
 
 /// Prints `player`'s analysis of `position` (`start` for the start).
@@ -484,6 +495,9 @@ fn endgames(
                 };
                 if a.verbose {
                     eprintln!("{}/{} line {}: {c} after {} plies: {}", d.id, d.variant, n + 1, p.plies, p.end);
+                    if c != 'W' {
+                        eprintln!("#   moves from line {}: {}", n + 1, moves_json(&p.moves));
+                    }
                 }
             }
         }
@@ -539,6 +553,7 @@ fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents
                 // worth looking at: its final position, to analyse.
                 for (i, g) in played.games.iter().enumerate().filter(|(_, g)| g.winners.is_empty()) {
                     eprintln!("{label}: match {m}, game {i} ended without a winner after {} plies: {}", g.plies, g.end);
+                    eprintln!("#   moves of match {m}, game {i}: {}", moves_json(&g.moves));
                 }
             })?;
             outln!("{label}: {tally}");

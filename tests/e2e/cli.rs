@@ -61,6 +61,37 @@ fn a_match_shared_by_first_game_plays_the_same_games() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--first-game 4 is not below --games 4"));
 }
 
+/// `--verbose` prints the moves of every game not won, as a JSON list,
+/// one notation a ply: the games here are cut off at 5 plies, so all are
+/// draws.
+#[test]
+fn a_game_not_won_prints_its_moves() {
+    let out = run(&[
+        "arena",
+        "--game",
+        "scala",
+        "--player",
+        "mcts:it=20",
+        "--opponent",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "5",
+        "--verbose",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("#   moves of game ")).collect();
+    assert_eq!(lines.len(), 2, "{stderr}");
+    for line in lines {
+        let json = line.split_once(": ").expect("a list").1;
+        let moves: Vec<String> = serde_json::from_str(json).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(moves.len(), 5, "{line}");
+        assert!(moves.iter().all(|m| m.contains('-')), "Scala moves are from-to: {line}");
+    }
+}
+
 /// `--matches --verbose` prints the final position of every game that
 /// ended without a winner, and that position reads back as a position of
 /// the game: with its cap raised, `--analyze` takes it (at the cap the

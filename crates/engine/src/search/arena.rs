@@ -372,6 +372,11 @@ pub struct GameRecord {
     /// Time A spent choosing moves.
     pub a_time: Duration,
     pub a_moves: u32,
+    /// The moves played, in order: a time-bound game cannot be replayed,
+    /// so its moves are kept to be read again. (Empty for a whole match,
+    /// [`run_match_by_matches`]: each of its games keeps its own in
+    /// [`Played::moves`].)
+    pub moves: Vec<String>,
 }
 
 /// A game played by [`play_game`].
@@ -384,6 +389,8 @@ pub struct Played {
     pub end: String,
     /// Time spent and moves made per participant.
     pub clocks: Vec<(Duration, u32)>,
+    /// The moves played, in order.
+    pub moves: Vec<String>,
 }
 
 /// Plays one game from `start` (default: the game's start position):
@@ -411,6 +418,7 @@ pub fn play_game(
     // The repetition keys of the positions so far (games that count
     // repetitions only).
     let mut history = Vec::new();
+    let mut moves = Vec::new();
     while state.outcome == Outcome::Ongoing {
         let who = seat_of[state.to_move as usize];
         let started = Instant::now();
@@ -418,7 +426,8 @@ pub fn play_game(
         history.extend(game.repetition_key(state.record.clone())?);
         clocks[who].0 += started.elapsed();
         clocks[who].1 += 1;
-        let applied = game.apply(state.record.clone(), &MoveInput::Notation(mv))?;
+        let applied = game.apply(state.record.clone(), &MoveInput::Notation(mv.clone()))?;
+        moves.push(mv);
         let mut next = seat_of.clone();
         for (before, &after) in applied.renumbered.iter().enumerate() {
             next[after as usize] = seat_of[before];
@@ -431,7 +440,7 @@ pub fn play_game(
         Outcome::Won(w) => w.iter().map(|&p| seat_of[p as usize]).collect(),
         _ => vec![],
     };
-    Ok(Played { winners, plies: ply, end: state.position, clocks })
+    Ok(Played { winners, plies: ply, end: state.position, clocks, moves })
 }
 
 /// A well-mixed seed from two numbers (SplitMix64).
@@ -460,7 +469,8 @@ pub fn run_match(
     for g in games {
         let seat = g as usize % seats;
         let players: Vec<&PlayerSpec> = (0..seats).map(|s| if s == seat { a } else { b }).collect();
-        let Played { winners, plies, end, clocks } = play_game(game, &players, mix(seed, g as u64), None, max_plies)?;
+        let Played { winners, plies, end, clocks, moves } =
+            play_game(game, &players, mix(seed, g as u64), None, max_plies)?;
         let result = if winners.contains(&seat) {
             Result3::Win
         } else if winners.is_empty() {
@@ -468,8 +478,15 @@ pub fn run_match(
         } else {
             Result3::Loss
         };
-        let rec =
-            GameRecord { seat: seat as Player, result, plies, end, a_time: clocks[seat].0, a_moves: clocks[seat].1 };
+        let rec = GameRecord {
+            seat: seat as Player,
+            result,
+            plies,
+            end,
+            a_time: clocks[seat].0,
+            a_moves: clocks[seat].1,
+            moves,
+        };
         tally.add(&rec);
         on_game(g, &rec);
     }
@@ -732,6 +749,7 @@ pub fn run_match_by_matches(
             end: format!("penalties {:?}", played.totals),
             a_time: played.games.iter().map(|g| g.clocks[seat].0).sum(),
             a_moves: played.games.iter().map(|g| g.clocks[seat].1).sum(),
+            moves: Vec::new(),
         };
         tally.add(&rec);
         on_game(m, &rec);
@@ -878,6 +896,26 @@ mod tests {
         run_match(game, &a, &b, 2..4, 1, 40, &mut |g, r| split.push((g, r.end.clone()))).unwrap();
         run_match(game, &a, &b, 0..2, 1, 40, &mut |g, r| split.insert(g as usize, (g, r.end.clone()))).unwrap();
         assert_eq!(split, ends);
+    }
+
+    #[test]
+    fn a_games_moves_are_kept_and_lead_from_the_start_to_its_end() {
+        let reg = Registry::new();
+        for (id, variant) in [("scala", "original"), ("contiguity", "bidding"), ("squeeze", "")] {
+            let game = reg.get(id, variant).unwrap();
+            let (a, b) = ("mcts:it=20".parse().unwrap(), PlayerSpec::Random);
+            run_match(game, &a, &b, 0..2, 3, 30, &mut |g, r| {
+                assert_eq!(r.moves.len() as u32, r.plies, "{id} game {g}");
+                let mut record = game.start().record;
+                record.push("max_plies", "30".to_string());
+                let mut state = game.load(record).unwrap();
+                for m in &r.moves {
+                    state = game.apply(state.record, &MoveInput::Notation(m.clone())).unwrap().state;
+                }
+                assert_eq!(state.position, r.end, "{id} game {g}");
+            })
+            .unwrap();
+        }
     }
 
     #[test]
