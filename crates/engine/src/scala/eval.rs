@@ -71,16 +71,11 @@ pub(super) fn evaluate(g: &Scala, pos: &Position, cells: bool) -> Evaluation {
 
 pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
     match outcome(g, pos) {
-        Outcome::Won(w) => {
-            if w.contains(&player) {
-                1.0
-            } else {
-                -1.0
-            }
-        }
-        Outcome::Drawn => 0.0,
-        Outcome::Ongoing => race_and_material(pos, player),
+        Outcome::Won(w) => return if w.contains(&player) { 1.0 } else { -1.0 },
+        Outcome::Drawn => return 0.0,
+        Outcome::Ongoing => {}
     }
+    race_and_material(pos, player)
 }
 
 /// The heuristic of a game still going: the race to the goal, then
