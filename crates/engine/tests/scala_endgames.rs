@@ -682,7 +682,11 @@ fn the_value_starts_the_walk_round_the_hole() {
         let value = |m| {
             let mut q = *pos;
             game.play(&mut q, m);
-            (game.search_value(&q, me), q)
+            // The search value is only asked of ongoing positions; a
+            // finished one is worth its result.
+            let v =
+                if game.outcome(&q) == Outcome::Ongoing { game.search_value(&q, me) } else { game.heuristic(&q, me) };
+            (v, q)
         };
         let best = moves.iter().map(|&m| value(m)).max_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
         let after = parlour_engine::scala::regroup_travel(&best.1);

@@ -286,6 +286,21 @@ const fn distances(goal: u8) -> [u8; CELLS] {
 /// over board cells, going round the hole.
 pub static DISTANCE: [[u8; CELLS]; 2] = [distances(F1), distances(F14)];
 
+/// RINGS[g][d]: the cells `d` steps from f1 (g = 0) or f14 (g = 1), as
+/// [`DISTANCE`] counts them: a side's nearest stone to a goal is the first
+/// ring it has a stone in.
+pub static RINGS: [[u128; 16]; 2] = [rings(&distances(F1)), rings(&distances(F14))];
+
+const fn rings(dist: &[u8; CELLS]) -> [u128; 16] {
+    let mut r = [0u128; 16];
+    let mut c = 0;
+    while c < CELLS {
+        r[dist[c] as usize] |= 1u128 << c;
+        c += 1;
+    }
+    r
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! goal, or a losing move in `zillions`) or by a player left without a
 //! move, the reason, the per-player measures and the search heuristic.
 
-use super::board::{BOARD, CELLS, DISTANCE, F14, NEIGHBORS};
+use super::board::{BOARD, CELLS, DISTANCE, F14, NEIGHBORS, RINGS};
 use super::moves::JumpTable;
 use super::{groups, other, Position, Scala, BLACK, FIRST_CELL, GOAL, STONES, WHITE};
 use crate::bits::{bit, flood, neighbours, Bits};
@@ -81,9 +81,11 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
 /// The heuristic of a game still going: the race to the goal, then
 /// material.
 fn race_and_material(pos: &Position, player: Player) -> f64 {
+    // Steps from p's nearest stone to its goal, at most 14 (none: 14).
     let dist = |p: Player| {
         let g = (GOAL[p as usize] == F14) as usize;
-        Bits(pos.stones[p as usize]).map(|c| DISTANCE[g][c as usize] as f64).fold(14.0, f64::min)
+        let stones = pos.stones[p as usize];
+        RINGS[g].iter().position(|&ring| ring & stones != 0).map_or(14.0, |d| (d as f64).min(14.0))
     };
     let me = player;
     let them = other(player);
@@ -370,10 +372,10 @@ const MOST_TRAVEL: u32 = 25;
 /// [`crate::game::Game::search_value`] for Scala: the heuristic, and in an
 /// endgame the larger side's progress and regrouping.
 pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
-    // The outcome once (it asks whether the side to move has a move).
-    if outcome(g, pos) != Outcome::Ongoing {
-        return heuristic(g, pos, player);
-    }
+    // Only asked of ongoing positions (`Game::search_value`), so the
+    // outcome, which asks whether the side to move has a move, is not
+    // worked out again.
+    debug_assert_eq!(outcome(g, pos), Outcome::Ongoing, "search_value of a finished game");
     let base = race_and_material(pos, player);
     let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
