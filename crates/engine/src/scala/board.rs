@@ -306,6 +306,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_rings_part_the_board_by_distance() {
+        for g in 0..2 {
+            assert_eq!(RINGS[g].iter().fold(0, |all, r| all | r), BOARD, "every cell in a ring");
+            for c in 0..CELLS {
+                assert!(RINGS[g][DISTANCE[g][c] as usize] & (1u128 << c) != 0);
+                assert_eq!(RINGS[g].iter().filter(|&&r| r & (1u128 << c) != 0).count(), 1, "one ring a cell");
+            }
+        }
+    }
+
+    #[test]
     fn names_table_is_push_cell_name() {
         for c in 0..CELLS as u8 {
             assert_eq!(NAMES[c as usize], cell_name(c));
