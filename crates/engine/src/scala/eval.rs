@@ -3,7 +3,7 @@
 //! move, the reason, the per-player measures and the search heuristic.
 
 use super::board::{BOARD, CELLS, DISTANCE, F14, NEIGHBORS, RINGS};
-use super::moves::JumpTable;
+use super::moves::{splits_nothing, JumpTable};
 use super::{groups, other, Position, Scala, BLACK, FIRST_CELL, GOAL, STONES, WHITE};
 use crate::bits::{bit, flood, neighbours, Bits};
 use crate::game::{Evaluation, Outcome, Player, PlayerMeasures};
@@ -293,10 +293,9 @@ pub(super) fn regroup(pos: &Position, major: Player, minor: Player) -> Option<u3
         // footing for its walk.
         // (When the stones around this one join up without it, lifting
         // it cuts nothing off: the group less this stone.)
-        let ring = NEIGHBORS[from as usize] & others;
         let tethered = if group & bit(from) == 0 {
             group
-        } else if ring != 0 && flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring {
+        } else if splits_nothing(occupied, from) {
             group & !bit(from)
         } else {
             flood(theirs, others, &NEIGHBORS)

@@ -826,7 +826,7 @@ fn groups_into(all: u128, groups: &mut [u128; 32]) -> usize {
 /// group: the stones around it are connected among themselves (or there
 /// are none), so every path through `from` can go round it.
 #[inline(always)]
-fn splits_nothing(all: u128, from: u8) -> bool {
+pub(super) fn splits_nothing(all: u128, from: u8) -> bool {
     let ring = NEIGHBORS[from as usize] & all & !bit(from);
     ring == 0 || flood(ring & ring.wrapping_neg(), ring, &NEIGHBORS) == ring
 }
