@@ -375,6 +375,9 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     // outcome, which asks whether the side to move has a move, is not
     // worked out again.
     debug_assert_eq!(outcome(g, pos), Outcome::Ongoing, "search_value of a finished game");
+    if neither_can_chain(pos) {
+        return 0.0;
+    }
     let base = race_and_material(pos, player);
     let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
@@ -382,6 +385,31 @@ pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
     let regrouped = regroup(pos, major, minor).map_or(0.0, |t| PER_MOVE * MOST_TRAVEL.saturating_sub(t) as f64);
     let sign = if player == major { 1.0 } else { -1.0 };
     (base + sign * (PROGRESS * progress + regrouped - short_chain_cost(pos, major, minor))).clamp(-0.95, 0.95)
+}
+
+// Few stones on both sides (issue #21, 2026-12-05): the race term values
+// a lead of rows alike with fourteen stones a side and with one, so
+// three stones against two, whose front stone is a few rows nearer its
+// goal, looked better than seven against two a stone or two short of the
+// chain; the player shed its own stones into it, and such games ran down
+// to one stone against one, a dead draw (docs/ai.md, "Small material
+// valued as the draw it is"). With at most [`SMALL`] stones a side, when
+// neither side has the stones for the chain from where the other can
+// stand, the search values the position as drawn: neither can build its
+// chain (stones are never gained), and three stones cannot cage.
+
+/// Both sides at most this many stones: a position where neither side
+/// has the stones for its chain is a draw.
+const SMALL: u32 = 3;
+
+/// Whether both sides have at most [`SMALL`] stones and each lacks stones
+/// for the chain from the other's refuge ([`stones_missing`]).
+pub(super) fn neither_can_chain(pos: &Position) -> bool {
+    let counts = [pos.stones[0].count_ones(), pos.stones[1].count_ones()];
+    counts[0] <= SMALL
+        && counts[1] <= SMALL
+        && stones_missing(pos, WHITE, BLACK) > 0
+        && stones_missing(pos, BLACK, WHITE) > 0
 }
 
 // The chain's length is set before the endgame is reached (fourth

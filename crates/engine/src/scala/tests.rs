@@ -1146,6 +1146,38 @@ fn stones_missing_cost_at_most_half_the_lead() {
 }
 
 #[test]
+fn few_stones_a_side_short_of_both_chains_are_valued_as_a_draw() {
+    for g in [orig(), zil()] {
+        // A time-bound game against greedy (docs/ai.md, "Small material
+        // valued as the draw it is"): White, seven stones against two,
+        // played h7-h9, which cut off four of its own stones for a front
+        // stone nearer f14. Three stones against two: White's chain from
+        // where Black can stand (g7, seven steps from f14) needs seven,
+        // Black's from h11 (ten from f1) ten. Neither can be built.
+        let p = pos(&g, "to_move=black; white=h8,h9,h10; black=i7,i9");
+        assert!(super::eval::neither_can_chain(&p));
+        assert_eq!(g.search_value(&p, WHITE), 0.0);
+        assert_eq!(g.search_value(&p, BLACK), 0.0);
+        // The race term alone had it a lead worth about six stones.
+        assert!(g.heuristic(&p, WHITE) > 0.1, "{}", g.heuristic(&p, WHITE));
+        // One stone against one, a row apart: a dead draw.
+        let p = pos(&g, "to_move=white; white=f11; black=f10");
+        assert_eq!(g.search_value(&p, WHITE), 0.0);
+        // With Black's stones beside f14, White's three stones are the
+        // chain (from f11, three steps away): not a draw, and White is
+        // ahead.
+        let p = pos(&g, "to_move=white; white=e12,f12,g12; black=e13,g13");
+        assert_eq!(super::eval::stones_missing(&p, WHITE, BLACK), 0);
+        assert!(!super::eval::neither_can_chain(&p));
+        assert!(g.search_value(&p, WHITE) > 0.0);
+        // More than three stones on a side: the value as before.
+        let p = pos(&g, "to_move=black; white=h7,h8,h9,h10; black=i7,i9");
+        assert!(!super::eval::neither_can_chain(&p));
+        assert_eq!(g.search_value(&p, WHITE), g.heuristic(&p, WHITE));
+    }
+}
+
+#[test]
 fn describe_legal_is_legal_moves_then_describe_moves() {
     // GenerateMoves judges each landing once, while generating (issue #25,
     // eleventh pass): the same moves in the same order as `legal_moves`,
