@@ -1152,7 +1152,7 @@ fn few_stones_a_side_short_of_both_chains_are_valued_as_a_draw() {
         // valued as the draw it is"): White, seven stones against two,
         // played h7-h9, which cut off four of its own stones for a front
         // stone nearer f14. Three stones against two: White's chain from
-        // where Black can stand (g7, seven steps from f14) needs seven,
+        // where Black can stand (h7 or i7, seven steps from f14) needs seven,
         // Black's from h11 (ten from f1) ten. Neither can be built.
         let p = pos(&g, "to_move=black; white=h8,h9,h10; black=i7,i9");
         assert!(super::eval::neither_can_chain(&p));
