@@ -84,6 +84,9 @@ fn the_budgets_table_in_docs_ai_md_matches_the_code() {
             if budget.pie {
                 want += ", the pie judged by the play search";
             }
+            if budget.sharp {
+                want += ", sharp priors";
+            }
             let cell = &row[column(&header, &format!("`{}`", level.name))];
             assert_eq!(cell, &want, "docs/ai.md, {game}, level {}", level.name);
         }

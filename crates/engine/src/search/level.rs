@@ -60,6 +60,12 @@
 //!   others' choices against itself by the default 0.5
 //!   ([`SearchConfig::paranoid`]), as that row was measured; until
 //!   2026-12-04 `easy` and `medium` played max-n, chosen on the cell count.
+//!   Since 2026-12-05 `hard` and up there search with sharp priors
+//!   ([`LevelBudget::sharp`]): at the default temperature a flat policy
+//!   spread `hard`'s iterations over the middle game's 150-odd moves,
+//!   and with sharp ones 10 000 over 1 000 is distinct on two fresh seeds
+//!   (20 of 36, 71.4 % head to head; docs/ai.md, "Three-player: sharper
+//!   priors for the large budgets").
 //! - In square Swish `master` judges the pie by its play-phase alpha-beta
 //!   from each start: with the tree search's one-move estimate of a
 //!   start, it was not distinct over the level below (25–0–15 in 40
@@ -154,7 +160,8 @@ pub enum LevelScale {
     /// tenfold ones were at one seed (100 over `beginner`, 1 000 over 100,
     /// 10 000 over 1 000, read head to head as the ladder reads three
     /// seats; the last one game short over six seeds: docs/ai.md,
-    /// "Three-player levels: their own row, read head to head").
+    /// "Three-player levels: their own row, read head to head"), and
+    /// distinct with sharp priors from `hard` up.
     ShoulderThree,
     /// Scala, the Zillions rules: tenfold a level from 100 iterations to
     /// `hard`'s 10 000, then Scala's `strong` and `master`. On Scala's row
@@ -178,11 +185,29 @@ pub struct LevelBudget {
     /// play-phase alpha-beta from each start ([`SearchConfig::pie`],
     /// [`super::pie`]) rather than by the tree search's one-move estimate.
     pub pie: bool,
+    /// Whether the tree search turns its priors into exploration weights
+    /// at [`SHARP_TEMPERATURE`] instead of the default
+    /// ([`SearchConfig::temperature`], 0.2): more of a large budget goes to
+    /// the moves the value likes, so the tree grows deeper. Set for
+    /// three-player Shoulder to Shoulder's `hard`, `strong` and `master`,
+    /// where a flat policy spread 10 000 iterations over the 150-odd moves
+    /// of the middle game and left `hard` short of distinct over `medium`
+    /// (docs/ai.md, "Three-player: sharper priors for the large budgets").
+    pub sharp: bool,
 }
+
+/// The softmax temperature of the levels that search with sharp priors
+/// ([`LevelBudget::sharp`]).
+pub const SHARP_TEMPERATURE: f64 = 0.05;
 
 /// A budget that keeps the tree search's judgment of the pie.
 const fn b(iterations: u64, ab_positions: u64) -> LevelBudget {
-    LevelBudget { iterations, ab_positions, pie: false }
+    LevelBudget { iterations, ab_positions, pie: false, sharp: false }
+}
+
+/// A tree search's budget with sharp priors ([`LevelBudget::sharp`]).
+const fn sharp(iterations: u64) -> LevelBudget {
+    LevelBudget { iterations, ab_positions: 0, pie: false, sharp: true }
 }
 
 /// The common row: the tree search's iterations, about threefold a level.
@@ -193,8 +218,9 @@ const COMMON: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(10_000, 0), b(30_000
 const TENFOLD_TO_HARD: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(30_000, 0), b(100_000, 0), b(300_000, 0)];
 
 /// Three-player Shoulder to Shoulder's row: tenfold a level from 100 to
-/// 10 000, then the common row's threefold steps to `strong` and `master`.
-const SHOULDER_THREE: [LevelBudget; 5] = [b(100, 0), b(1_000, 0), b(10_000, 0), b(30_000, 0), b(100_000, 0)];
+/// 10 000, then the common row's threefold steps to `strong` and `master`;
+/// from `hard` up with sharp priors.
+const SHOULDER_THREE: [LevelBudget; 5] = [b(100, 0), b(1_000, 0), sharp(10_000), sharp(30_000), sharp(100_000)];
 
 /// Scala Zillions' row: tenfold a level from 100 to 10 000, then threefold
 /// to `strong` and `master` (those two as on Scala's row, measured distinct).
@@ -239,7 +265,7 @@ impl LevelScale {
                 b(1_000, 30_000),
                 b(3_000, 100_000),
                 b(10_000, 10_000_000),
-                LevelBudget { iterations: 30_000, ab_positions: 30_000_000, pie: true },
+                LevelBudget { iterations: 30_000, ab_positions: 30_000_000, pie: true, sharp: false },
             ],
             LevelScale::ContiguityBidding | LevelScale::Scala => TENFOLD_TO_HARD,
             LevelScale::ScalaZillions => ZILLIONS,
@@ -269,7 +295,11 @@ impl Level {
     /// The player this level uses in a game of the given scale.
     pub fn strategy(&self, scale: LevelScale) -> Strategy {
         match self.budget(scale) {
-            Some(b) => Strategy::Mcts(SearchConfig { ab_nodes: b.ab_positions, pie: b.pie, ..SearchConfig::default() }),
+            Some(b) => {
+                let d = SearchConfig::default();
+                let temperature = if b.sharp { SHARP_TEMPERATURE } else { d.temperature };
+                Strategy::Mcts(SearchConfig { ab_nodes: b.ab_positions, pie: b.pie, temperature, ..d })
+            }
             None => Strategy::Greedy,
         }
     }

@@ -484,6 +484,23 @@ fn every_level_weighs_the_others_choices() {
     assert_eq!(SearchConfig::default().paranoid, 0.5);
 }
 
+/// Only three-player Shoulder to Shoulder's `hard`, `strong` and `master`
+/// search with sharp priors (docs/ai.md, "Three-player: sharper priors for
+/// the large budgets"); every other level keeps the default temperature it
+/// was measured with.
+#[test]
+fn only_the_three_player_upper_levels_search_with_sharp_priors() {
+    let default = SearchConfig::default().temperature;
+    for level in super::level::LEVELS.iter().filter(|l| l.searches()) {
+        for scale in LevelScale::ALL {
+            let want = scale == LevelScale::ShoulderThree && level.rank >= 3;
+            let Strategy::Mcts(config) = level.strategy(scale) else { panic!("{} searches", level.name) };
+            let t = if want { super::level::SHARP_TEMPERATURE } else { default };
+            assert_eq!(config.temperature, t, "{} {scale:?}", level.name);
+        }
+    }
+}
+
 /// Only square Swish's `master` judges the pie by its play search (the
 /// level measured with it); every other level and scale keeps the tree
 /// search's judgment it was measured with.
