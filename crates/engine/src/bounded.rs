@@ -339,6 +339,11 @@ impl<G: Game> Game for Bounded<G> {
         self.game.player_after(&pos.inner, mv, player)
     }
 
+    fn with_seat_to_move(&self, pos: &Self::Position, seat: Player) -> Option<Self::Position> {
+        let inner = self.game.with_seat_to_move(&pos.inner, seat)?;
+        Some(BoundedPosition { inner, ..pos.clone() })
+    }
+
     fn search_value(&self, pos: &Self::Position, player: Player) -> f64 {
         if self.drawn_by_limit(pos) {
             return 0.0;

@@ -662,6 +662,15 @@ pub trait Game: Send + Sync + 'static {
         player
     }
 
+    /// `pos` with `seat` to move and nothing else changed, for a search
+    /// that lets any opponent answer next (Best-Reply Search,
+    /// [`crate::search::brs`]); `None` where a turn cannot be handed over
+    /// like that (the default: a pre-game, a bidding, a phase).
+    fn with_seat_to_move(&self, pos: &Self::Position, seat: Player) -> Option<Self::Position> {
+        let _ = (pos, seat);
+        None
+    }
+
     /// Why the game ended, in a word a client can switch on (`connected`,
     /// `goal_reached`, `no_move`, ...); `None` while it goes on. Every game
     /// names its reasons in its rules document.

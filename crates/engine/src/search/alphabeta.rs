@@ -9,8 +9,9 @@
 //! previous iteration's values; inside the tree, where two or more plies
 //! remain, the children's static values (immediate wins first). Leaves are
 //! valued by [`Game::search_value`] (within ±1); a finished game is worth
-//! ±(2 - plies/1000), so a win is preferred sooner and a loss later. Two
-//! players only: with more, it answers as the greedy baseline.
+//! ±(2 - plies/1000), so a win is preferred sooner and a loss later. With
+//! more than two players the same settings drive Best-Reply Search
+//! ([`super::brs`]; until 2026-12-06 it answered as the greedy baseline).
 //!
 //! Deterministic: no randomness; the same position, depth cap and node
 //! budget give the same answer (a time limit may end it earlier).
@@ -161,7 +162,7 @@ pub fn suggest<G: Game>(
         return None;
     }
     if game.description().players.len() != 2 {
-        return crate::greedy::suggest(game, pos, budget);
+        return super::brs::suggest(game, pos, config, budget);
     }
     let cap = if config.max_depth == 0 { DEPTH_LIMIT } else { config.max_depth.min(DEPTH_LIMIT) };
     let mut s = Search { game, budget, deadline, nodes: 0, aborted: false };

@@ -348,6 +348,11 @@ impl Game for ShoulderToShoulder {
     }
 
     #[inline]
+    fn with_seat_to_move(&self, pos: &Position, seat: Player) -> Option<Position> {
+        // In the two-player game blue's mask holds the blockers: no seat.
+        (seat < self.seats()).then_some(Position { to_move: seat, ..*pos })
+    }
+
     fn search_value(&self, pos: &Position, player: Player) -> f64 {
         eval::search_value(self, pos, player)
     }
