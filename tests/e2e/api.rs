@@ -69,11 +69,16 @@ async fn describe_game_lists_the_levels_as_the_game_plays_them() {
     );
     let plain = levels("contiguity", "").await;
     assert_eq!(plain[3].max_iterations, 10_000, "plain Contiguity's `hard`: the common row");
-    // Three-player Shoulder to Shoulder: tenfold a level to `hard`; two
-    // players keep the common row.
+    // Three-player Shoulder to Shoulder: the search's three strengths
+    // from `hard` up, and below them `hard`'s search playing beginner's
+    // move on part of the moves; two players keep the common row.
     let three = levels("shoulder-to-shoulder", "three-player").await;
     let iterations = |l: &[pb::LevelInfo]| l.iter().map(|l| l.max_iterations).collect::<Vec<_>>();
-    assert_eq!(iterations(&three), [0, 100, 1_000, 10_000, 30_000, 100_000]);
+    assert_eq!(iterations(&three), [0, 100, 100, 100, 1_000, 10_000]);
+    assert!(three[1].summary.contains("beginner's move instead on about 65 % of moves"), "{}", three[1].summary);
+    assert!(three[2].summary.contains("about 35 %"), "{}", three[2].summary);
+    assert!(!three[3].summary.contains("beginner"), "{}", three[3].summary);
+    assert!(three[5].summary.contains("sharp priors"), "{}", three[5].summary);
     let two = levels("shoulder-to-shoulder", "two-player").await;
     assert_eq!(iterations(&two), [0, 300, 3_000, 10_000, 30_000, 100_000]);
     let swish = levels("swish", "").await;

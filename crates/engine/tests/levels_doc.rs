@@ -87,6 +87,9 @@ fn the_budgets_table_in_docs_ai_md_matches_the_code() {
             if budget.sharp {
                 want += ", sharp priors";
             }
+            if budget.beginner_percent > 0 {
+                want += &format!(", beginner's move on {} % of moves", budget.beginner_percent);
+            }
             let cell = &row[column(&header, &format!("`{}`", level.name))];
             assert_eq!(cell, &want, "docs/ai.md, {game}, level {}", level.name);
         }

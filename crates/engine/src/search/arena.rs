@@ -130,6 +130,7 @@ impl FromStr for PlayerSpec {
                     }
                 }
                 "abn" => config.ab_nodes = num(v)? as u64,
+                "bs" => config.beginner_share = num(v)?.min(1.0),
                 "rep" => {
                     config.repetition = match v {
                         "on" => true,
@@ -153,7 +154,7 @@ impl FromStr for PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, par, qs, ab, abq, lmr, qm, abn, pie, ev"
+                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, par, qs, ab, abq, lmr, qm, abn, bs, pie, ev"
                 ))
                 }
             }
@@ -262,6 +263,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.ab_nodes != d.ab_nodes {
                     parts.push(format!("abn={}", config.ab_nodes));
+                }
+                if config.beginner_share != d.beginner_share {
+                    parts.push(format!("bs={}", config.beginner_share));
                 }
                 if config.repetition != d.repetition {
                     parts.push(format!("rep={}", if config.repetition { "on" } else { "off" }));

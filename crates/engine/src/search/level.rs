@@ -50,22 +50,20 @@
 //!   former `hard`, `hard` the former `medium`, and `medium` a new step
 //!   between the former `easy` and `medium` (1 000 iterations, and a
 //!   threefold step in positions), measured distinct on both sides.
-//! - Three-player Shoulder to Shoulder has a row of its own: tenfold a
-//!   level from 100 iterations to `hard`'s 10 000. A threefold step was
-//!   not distinct anywhere from 100 to 10 000; tenfold ones from 100 up
-//!   were at one seed, read head to head as the ladder reads A against
-//!   two copies ([`super::ladder::head_to_head`]), though 10 000 over
-//!   1 000 fell one game short of the rule over six seeds (60 of 126;
-//!   docs/ai.md). Every level there weighs the
-//!   others' choices against itself by the default 0.5
-//!   ([`SearchConfig::paranoid`]), as that row was measured; until
-//!   2026-12-04 `easy` and `medium` played max-n, chosen on the cell count.
-//!   Since 2026-12-05 `hard` and up there search with sharp priors
-//!   ([`LevelBudget::sharp`]): at the default temperature a flat policy
-//!   spread `hard`'s iterations over the middle game's 150-odd moves,
-//!   and with sharp ones 10 000 over 1 000 is distinct on two fresh seeds
-//!   (20 of 36, 71.4 % head to head; docs/ai.md, "Three-player: sharper
-//!   priors for the large budgets").
+//! - Three-player Shoulder to Shoulder has a row of its own. There the
+//!   search has three distinct strengths and no more: 10 to a few hundred
+//!   iterations (alike), 1 000, and 10 000 with sharp priors
+//!   ([`LevelBudget::sharp`]); no threefold step was distinct anywhere,
+//!   nor 30 000 or 100 000 over 10 000 with sharp priors (docs/ai.md,
+//!   "Three-player: a tenfold step at the top, and the low budgets"). So
+//!   since 2026-12-06 `hard`, `strong` and `master` are those three (100,
+//!   1 000, 10 000 sharp), and `easy` and `medium` are `hard`'s search
+//!   playing beginner's move instead on about 65 % and 35 % of moves
+//!   ([`LevelBudget::beginner_percent`]): every rung measured distinct,
+//!   read head to head as the ladder reads A against two copies
+//!   ([`super::ladder::head_to_head`]; docs/ai.md, "Three-player: a row
+//!   of six distinct levels"). Every level there weighs the others'
+//!   choices against itself by the default 0.5 ([`SearchConfig::paranoid`]).
 //! - In square Swish `master` judges the pie by its play-phase alpha-beta
 //!   from each start: with the tree search's one-move estimate of a
 //!   start, it was not distinct over the level below (25–0–15 in 40
@@ -153,15 +151,12 @@ pub enum LevelScale {
     /// distinct there: the middle game's value rates most moves alike, so
     /// more iterations have little to find until many more).
     Scala,
-    /// Three-player Shoulder to Shoulder: tenfold a level from 100
-    /// iterations to `hard`'s 10 000, then the common row's `strong` and
-    /// `master`. On the common row `hard` (10 000) was not distinct over
-    /// `medium` (3 000), nor any threefold step from 100 to 10 000; the
-    /// tenfold ones were at one seed (100 over `beginner`, 1 000 over 100,
-    /// 10 000 over 1 000, read head to head as the ladder reads three
-    /// seats; the last one game short over six seeds: docs/ai.md,
-    /// "Three-player levels: their own row, read head to head"), and
-    /// distinct with sharp priors from `hard` up.
+    /// Three-player Shoulder to Shoulder: the search's three distinct
+    /// strengths at `hard`, `strong` and `master` (100 iterations, 1 000,
+    /// 10 000 with sharp priors; more was not distinct over 10 000), and
+    /// below them `hard`'s search playing beginner's move on about 65 %
+    /// (`easy`) and 35 % (`medium`) of moves, since the search has no
+    /// weaker budget that is a step above `beginner`.
     ShoulderThree,
     /// Scala, the Zillions rules: tenfold a level from 100 iterations to
     /// `hard`'s 10 000, then Scala's `strong` and `master`. On Scala's row
@@ -189,11 +184,21 @@ pub struct LevelBudget {
     /// at [`SHARP_TEMPERATURE`] instead of the default
     /// ([`SearchConfig::temperature`], 0.2): more of a large budget goes to
     /// the moves the value likes, so the tree grows deeper. Set for
-    /// three-player Shoulder to Shoulder's `hard`, `strong` and `master`,
-    /// where a flat policy spread 10 000 iterations over the 150-odd moves
-    /// of the middle game and left `hard` short of distinct over `medium`
-    /// (docs/ai.md, "Three-player: sharper priors for the large budgets").
+    /// three-player Shoulder to Shoulder's `master` (its 10 000
+    /// iterations; until 2026-12-06 `hard`, `strong` and `master`), where
+    /// a flat policy spread 10 000 iterations over the 150-odd moves of the
+    /// middle game and left them short of distinct over 1 000 (docs/ai.md,
+    /// "Three-player: sharper priors for the large budgets").
     pub sharp: bool,
+    /// The percentage of moves the level answers as `beginner` does
+    /// instead of by its search ([`SearchConfig::beginner_share`]; 0 =
+    /// none). Set for three-player Shoulder to Shoulder's `easy` and
+    /// `medium`, where the search has no budget below `hard`'s 100
+    /// iterations that is a step above `beginner` (10 to a few hundred
+    /// iterations play alike): so the steps there are made by playing
+    /// beginner's move on about two moves in three, then one in three
+    /// (docs/ai.md, "Three-player: a row of six distinct levels").
+    pub beginner_percent: u8,
 }
 
 /// The softmax temperature of the levels that search with sharp priors
@@ -202,12 +207,18 @@ pub const SHARP_TEMPERATURE: f64 = 0.05;
 
 /// A budget that keeps the tree search's judgment of the pie.
 const fn b(iterations: u64, ab_positions: u64) -> LevelBudget {
-    LevelBudget { iterations, ab_positions, pie: false, sharp: false }
+    LevelBudget { iterations, ab_positions, pie: false, sharp: false, beginner_percent: 0 }
 }
 
 /// A tree search's budget with sharp priors ([`LevelBudget::sharp`]).
 const fn sharp(iterations: u64) -> LevelBudget {
-    LevelBudget { iterations, ab_positions: 0, pie: false, sharp: true }
+    LevelBudget { iterations, ab_positions: 0, pie: false, sharp: true, beginner_percent: 0 }
+}
+
+/// A tree search's budget that hands `percent` of its moves to
+/// `beginner` ([`LevelBudget::beginner_percent`]).
+const fn mixed(iterations: u64, percent: u8) -> LevelBudget {
+    LevelBudget { iterations, ab_positions: 0, pie: false, sharp: false, beginner_percent: percent }
 }
 
 /// The common row: the tree search's iterations, about threefold a level.
@@ -217,10 +228,11 @@ const COMMON: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(10_000, 0), b(30_000
 /// `hard`, then threefold a level.
 const TENFOLD_TO_HARD: [LevelBudget; 5] = [b(300, 0), b(3_000, 0), b(30_000, 0), b(100_000, 0), b(300_000, 0)];
 
-/// Three-player Shoulder to Shoulder's row: tenfold a level from 100 to
-/// 10 000, then the common row's threefold steps to `strong` and `master`;
-/// from `hard` up with sharp priors.
-const SHOULDER_THREE: [LevelBudget; 5] = [b(100, 0), b(1_000, 0), sharp(10_000), sharp(30_000), sharp(100_000)];
+/// Three-player Shoulder to Shoulder's row: the search's three distinct
+/// strengths at `hard` (100 iterations), `strong` (1 000) and `master`
+/// (10 000 with sharp priors), and below them 100 iterations playing
+/// beginner's move on 65 % of moves (`easy`) and on 35 % (`medium`).
+const SHOULDER_THREE: [LevelBudget; 5] = [mixed(100, 65), mixed(100, 35), b(100, 0), b(1_000, 0), sharp(10_000)];
 
 /// Scala Zillions' row: tenfold a level from 100 to 10 000, then threefold
 /// to `strong` and `master` (those two as on Scala's row, measured distinct).
@@ -265,7 +277,13 @@ impl LevelScale {
                 b(1_000, 30_000),
                 b(3_000, 100_000),
                 b(10_000, 10_000_000),
-                LevelBudget { iterations: 30_000, ab_positions: 30_000_000, pie: true, sharp: false },
+                LevelBudget {
+                    iterations: 30_000,
+                    ab_positions: 30_000_000,
+                    pie: true,
+                    sharp: false,
+                    beginner_percent: 0,
+                },
             ],
             LevelScale::ContiguityBidding | LevelScale::Scala => TENFOLD_TO_HARD,
             LevelScale::ScalaZillions => ZILLIONS,
@@ -298,7 +316,8 @@ impl Level {
             Some(b) => {
                 let d = SearchConfig::default();
                 let temperature = if b.sharp { SHARP_TEMPERATURE } else { d.temperature };
-                Strategy::Mcts(SearchConfig { ab_nodes: b.ab_positions, pie: b.pie, temperature, ..d })
+                let beginner_share = f64::from(b.beginner_percent) / 100.0;
+                Strategy::Mcts(SearchConfig { ab_nodes: b.ab_positions, pie: b.pie, temperature, beginner_share, ..d })
             }
             None => Strategy::Greedy,
         }
@@ -343,6 +362,12 @@ impl Level {
             if b.pie {
                 s += ", which also judges the set-up's end and the pie choice";
             }
+        }
+        if b.sharp {
+            s += " with sharp priors";
+        }
+        if b.beginner_percent > 0 {
+            s += &format!(", playing beginner's move instead on about {} % of moves", b.beginner_percent);
         }
         if let Some(t) = self.time_limit {
             s += &format!("; at most {} s", t.as_secs());
@@ -448,35 +473,35 @@ pub const LEVELS: [Level; 6] = [
     },
     Level {
         name: "easy",
-        summary: "a short search: 300 iterations (100 in Scala's Zillions rules and in three-player Shoulder to Shoulder)",
+        summary: "a short search: 300 iterations (100 in Scala's Zillions rules; in three-player Shoulder to Shoulder 100, playing beginner's move instead on about two moves in three)",
         rank: 1,
         time_limit: None,
         grows_tree: false,
     },
     Level {
         name: "medium",
-        summary: "3 000 iterations (1 000 in Hex-Squeeze, Swish, Hex-Swish, Scala's Zillions rules and three-player Shoulder to Shoulder)",
+        summary: "3 000 iterations (1 000 in Hex-Squeeze, Swish, Hex-Swish and Scala's Zillions rules; in three-player Shoulder to Shoulder 100, playing beginner's move instead on about one move in three)",
         rank: 2,
         time_limit: None,
         grows_tree: false,
     },
     Level {
         name: "hard",
-        summary: "10 000 iterations (30 000 in Contiguity with bidding and in Scala's original rules; 3 000 in Hex-Squeeze, Swish and Hex-Swish); at most 10 s",
+        summary: "10 000 iterations (30 000 in Contiguity with bidding and in Scala's original rules; 3 000 in Hex-Squeeze, Swish and Hex-Swish; 100 in three-player Shoulder to Shoulder); at most 10 s",
         rank: 3,
         time_limit: Some(Duration::from_secs(10)),
         grows_tree: false,
     },
     Level {
         name: "strong",
-        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; 10 000 in Hex-Squeeze, Swish and Hex-Swish); at most 30 s; its tree may hold every node its iterations make, within the server's --max-search-nodes",
+        summary: "30 000 iterations (100 000 in Contiguity with bidding and in Scala; 10 000 in Hex-Squeeze, Swish and Hex-Swish; 1 000 in three-player Shoulder to Shoulder); at most 30 s; its tree may hold every node its iterations make, within the server's --max-search-nodes",
         rank: 4,
         time_limit: Some(Duration::from_secs(30)),
         grows_tree: true,
     },
     Level {
         name: "master",
-        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; 30 000 in Hex-Squeeze, Swish and Hex-Swish); at most 120 s; its tree may hold every node its iterations make, within the server's --max-search-nodes",
+        summary: "100 000 iterations (300 000 in Contiguity with bidding and in Scala; 30 000 in Hex-Squeeze, Swish and Hex-Swish; 10 000 with sharp priors in three-player Shoulder to Shoulder); at most 120 s; its tree may hold every node its iterations make, within the server's --max-search-nodes",
         rank: 5,
         time_limit: Some(Duration::from_secs(120)),
         grows_tree: true,

@@ -156,6 +156,14 @@ pub struct SearchConfig {
     /// unaffected). Such a node is a leaf worth 0 to every seat and is
     /// never expanded nor proven.
     pub repetition: bool,
+    /// The share of moves, in `[0, 1]`, answered as `beginner` answers
+    /// them (the one-move look-ahead on the game's heuristic,
+    /// [`crate::greedy`]) instead of by the search: a level made weaker
+    /// than its search, where the search has no weaker budget that is
+    /// still a step above `beginner` ([`super::level`]). Which moves is
+    /// drawn from the seed and the position
+    /// ([`super::beginner_answers`]), so a game replays. 0 = never.
+    pub beginner_share: f64,
 }
 
 impl Default for SearchConfig {
@@ -180,6 +188,7 @@ impl Default for SearchConfig {
             ab_fitted: false,
             paranoid: 0.5,
             repetition: true,
+            beginner_share: 0.0,
         }
     }
 }

@@ -24,6 +24,7 @@
 
 pub mod alphabeta;
 pub mod arena;
+pub mod brs;
 pub mod ladder;
 pub mod level;
 pub mod mcts;
@@ -160,6 +161,9 @@ pub fn analyze<G: Game>(
 ) -> Option<Suggestion<G::Move>> {
     match &budget.player {
         Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
+        Strategy::Mcts(config) if beginner_answers(pos, budget.seed, config.beginner_share) => {
+            crate::greedy::suggest(game, pos, budget)
+        }
         Strategy::AlphaBeta(config) if config.pregame_iterations > 0 && game.phase(pos) != "play" => {
             let tree = SearchConfig { tactics_nodes: config.pregame_tactics_nodes, ..SearchConfig::default() };
             let budget = SuggestBudget {
@@ -196,6 +200,25 @@ pub fn analyze<G: Game>(
             search.suggestion()
         }
     }
+}
+
+/// Whether a search that hands `share` of its moves to `beginner`
+/// ([`SearchConfig::beginner_share`]) hands it this one: a draw from the
+/// seed and the position together, so that one seed still gives each
+/// position of a game its own draw, and the same seed and position the
+/// same answer.
+pub fn beginner_answers<P: std::hash::Hash>(pos: &P, seed: u64, share: f64) -> bool {
+    use rand::{Rng, SeedableRng};
+    use std::hash::{Hash, Hasher};
+    if share <= 0.0 {
+        return false;
+    }
+    // SipHash with fixed keys: the same on every run.
+    let mut h = std::hash::DefaultHasher::new();
+    pos.hash(&mut h);
+    seed.hash(&mut h);
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(h.finish());
+    rng.random::<f64>() < share
 }
 
 /// The position after `mv`, and the index `me` has in it (a seat swap,
