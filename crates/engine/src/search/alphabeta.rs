@@ -40,22 +40,44 @@ pub struct AlphaBetaConfig {
     pub pregame_tactics_nodes: u64,
 }
 
+/// A finished game's worth, less a thousandth a ply.
 const WIN: f64 = 2.0;
 /// Values beyond this are proven wins or losses.
 const PROVEN: f64 = 1.5;
 /// No iteration goes deeper (a game may be short).
 const DEPTH_LIMIT: u32 = 64;
 
-struct Search<'a, G: Game> {
-    game: &'a G,
+/// The value of `pos` for `player`, if `pos` is over `ply` plies from
+/// the root: a win sooner is worth more, a loss later less. Shared with
+/// Best-Reply Search.
+pub(super) fn finished_value<G: Game>(game: &G, pos: &G::Position, ply: u32, player: Player) -> Option<f64> {
+    match game.outcome(pos) {
+        Outcome::Ongoing => None,
+        Outcome::Drawn => Some(0.0),
+        Outcome::Won(w) => {
+            let v = WIN - ply as f64 / 1000.0;
+            Some(if w.contains(&player) { v } else { -v })
+        }
+    }
+}
+
+/// The positions a search has made, against its budget: the count, the
+/// stop flag and the deadline (read every 512 positions). Shared with
+/// Best-Reply Search.
+pub(super) struct Count<'a> {
     budget: &'a SuggestBudget,
     deadline: Option<Instant>,
-    nodes: u64,
+    pub(super) nodes: u64,
     aborted: bool,
 }
 
-impl<G: Game> Search<'_, G> {
-    fn tick(&mut self) -> bool {
+impl<'a> Count<'a> {
+    pub(super) fn new(budget: &'a SuggestBudget, deadline: Option<Instant>) -> Self {
+        Count { budget, deadline, nodes: 0, aborted: false }
+    }
+
+    /// Counts one more position; false once the search must stop.
+    pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
         if (self.budget.max_iterations > 0 && self.nodes > self.budget.max_iterations)
             || (self.nodes.is_multiple_of(512)
@@ -66,17 +88,21 @@ impl<G: Game> Search<'_, G> {
         }
         !self.aborted
     }
+}
+
+struct Search<'a, G: Game> {
+    game: &'a G,
+    count: Count<'a>,
+}
+
+impl<G: Game> Search<'_, G> {
+    fn tick(&mut self) -> bool {
+        self.count.tick()
+    }
 
     /// The value of `pos` for the player to move, if `pos` is over.
     fn terminal(&self, pos: &G::Position, ply: u32) -> Option<f64> {
-        match self.game.outcome(pos) {
-            Outcome::Ongoing => None,
-            Outcome::Drawn => Some(0.0),
-            Outcome::Won(w) => {
-                let v = WIN - ply as f64 / 1000.0;
-                Some(if w.contains(&self.game.to_move(pos)) { v } else { -v })
-            }
-        }
+        finished_value(self.game, pos, ply, self.game.to_move(pos))
     }
 
     /// The child's value for the player who moved into it (`mover`, an
@@ -161,61 +187,85 @@ pub fn suggest<G: Game>(
     if moves.is_empty() {
         return None;
     }
-    if game.description().players.len() != 2 {
-        return super::brs::suggest(game, pos, config, budget);
-    }
     let cap = if config.max_depth == 0 { DEPTH_LIMIT } else { config.max_depth.min(DEPTH_LIMIT) };
-    let mut s = Search { game, budget, deadline, nodes: 0, aborted: false };
-    // (value for me, move, child, my index in the child)
-    let mut root: Vec<(f64, G::Move, G::Position, Player)> = moves
+    if game.description().players.len() != 2 {
+        return super::brs::suggest(game, pos, &moves, cap, deadline, budget);
+    }
+    let mut s = Search { game, count: Count::new(budget, deadline) };
+    // (move, child, my index in the child)
+    let root: Vec<(G::Move, G::Position, Player)> = moves
         .iter()
         .map(|&mv| {
             let after = game.player_after(pos, mv, me);
             let mut child = pos.clone();
             game.play(&mut child, mv);
-            (f64::NEG_INFINITY, mv, child, after)
+            (mv, child, after)
         })
         .collect();
-    let mut finished: Option<Vec<(f64, G::Move)>> = None;
+    let list = deepen(&root, cap, deadline, |(_, child, after), depth, alpha| {
+        if game.to_move(child) == *after {
+            s.negamax(child, depth - 1, alpha, f64::INFINITY, 1)
+        } else {
+            s.negamax(child, depth - 1, f64::NEG_INFINITY, -alpha, 1).map(|v| -v)
+        }
+    });
+    Some(answer(list, me, game.description().players.len(), s.count.nodes))
+}
+
+/// Iterative deepening at the root, shared with Best-Reply Search
+/// ([`super::brs`]): depth 1, 2, … up to `cap`, each root entry (a move
+/// first) valued for the player to move by `value(entry, depth, alpha)`,
+/// which answers `None` once the search is cut short. Root moves after
+/// the first are searched with a window opening at the best so far
+/// (`alpha`; fail-low values are upper bounds and sort below the best),
+/// and each iteration tries the moves in the order the last one valued
+/// them. Ends at the cap, at a proven value (a win, or every move lost),
+/// at the deadline or when cut short; an unfinished iteration counts only
+/// if it proved a win. The moves with their values, best first.
+pub(super) fn deepen<M: Copy + PartialEq, E>(
+    root: &[E],
+    cap: u32,
+    deadline: Option<Instant>,
+    mut value: impl FnMut(&E, u32, f64) -> Option<f64>,
+) -> Vec<(f64, M)>
+where
+    E: RootMove<M>,
+{
+    // (value, index into `root`), in the order to search.
+    let mut order: Vec<(f64, usize)> = (0..root.len()).map(|i| (f64::NEG_INFINITY, i)).collect();
+    let mut finished: Option<Vec<(f64, M)>> = None;
     for depth in 1..=cap {
         let mut alpha = f64::NEG_INFINITY;
-        let mut scored: Vec<(f64, usize)> = Vec::with_capacity(root.len());
-        for (i, (_, _, child, after)) in root.iter().enumerate() {
-            let same = game.to_move(child) == *after;
-            // Root moves after the first are searched with a window
-            // opening at the best so far (fail-low values are upper bounds
-            // and sort below the best).
-            let v = if same {
-                s.negamax(child, depth - 1, alpha, f64::INFINITY, 1)
-            } else {
-                s.negamax(child, depth - 1, f64::NEG_INFINITY, -alpha, 1).map(|v| -v)
+        let mut scored: Vec<(f64, usize)> = Vec::with_capacity(order.len());
+        let mut cut = false;
+        for &(_, i) in &order {
+            let Some(v) = value(&root[i], depth, alpha) else {
+                cut = true;
+                break;
             };
-            let Some(v) = v else { break };
             scored.push((v, i));
-            if v > alpha {
-                alpha = v;
-            }
+            alpha = alpha.max(v);
         }
-        if s.aborted {
-            // An unfinished iteration counts only if it proved a win.
+        if cut {
             if let Some(&(v, i)) = scored.iter().max_by(|a, b| a.0.total_cmp(&b.0)) {
                 if v >= PROVEN {
-                    let mut list = vec![(v, root[i].1)];
+                    let mv = root[i].mv();
+                    let mut list = vec![(v, mv)];
                     if let Some(f) = &finished {
-                        list.extend(f.iter().filter(|x| x.1 != root[i].1).copied());
+                        list.extend(f.iter().filter(|x| x.1 != mv).copied());
                     }
                     finished = Some(list);
                 }
             }
             break;
         }
-        for &(v, i) in &scored {
-            root[i].0 = v;
+        for (slot, &(v, _)) in order.iter_mut().zip(&scored) {
+            slot.0 = v;
         }
         // Stable: equal values keep the previous order.
-        root.sort_by(|a, b| b.0.total_cmp(&a.0));
-        finished = Some(root.iter().map(|r| (r.0, r.1)).collect());
-        let best = root[0].0;
+        order.sort_by(|a, b| b.0.total_cmp(&a.0));
+        finished = Some(order.iter().map(|&(v, i)| (v, root[i].mv())).collect());
+        let best = order[0].0;
         // Proven: a win (nothing better exists), or every move lost.
         if best >= PROVEN || best <= -PROVEN {
             break;
@@ -224,21 +274,45 @@ pub fn suggest<G: Game>(
             break;
         }
     }
-    let list = finished.unwrap_or_else(|| root.iter().map(|r| (0.0, r.1)).collect());
+    finished.unwrap_or_else(|| root.iter().map(|e| (0.0, e.mv())).collect())
+}
+
+/// A root entry of [`deepen`]: the move it makes, and what the search
+/// needs to value it.
+pub(super) trait RootMove<M> {
+    fn mv(&self) -> M;
+}
+
+impl<M: Copy, P, X> RootMove<M> for (M, P, X) {
+    fn mv(&self) -> M {
+        self.0
+    }
+}
+
+impl<M: Copy, P> RootMove<M> for (M, P) {
+    fn mv(&self) -> M {
+        self.0
+    }
+}
+
+/// The answer for the player to move (`me`, of `seats`) from the root's
+/// moves with their values, best first ([`deepen`]): the others are given
+/// an equal share of the opposite value.
+pub(super) fn answer<M: Copy>(list: Vec<(f64, M)>, me: Player, seats: usize, nodes: u64) -> Suggestion<M> {
     let (value, best) = list[0];
     let clamp = |v: f64| v.clamp(-1.0, 1.0);
-    let n = game.description().players.len();
-    let values =
-        (0..n).map(|p| if p as Player == me { clamp(value) } else { clamp(-value) / (n as f64 - 1.0) }).collect();
+    let values = (0..seats)
+        .map(|p| if p as Player == me { clamp(value) } else { clamp(-value) / (seats as f64 - 1.0) })
+        .collect();
     let candidates = list.iter().take(10).map(|&(v, m)| Candidate { mv: m, value: clamp(v), visits: 0 }).collect();
-    Some(Suggestion {
+    Suggestion {
         principal_variation: vec![best],
         mv: best,
         values,
         candidates,
-        iterations: s.nodes,
+        iterations: nodes,
         proven: value.abs() >= PROVEN,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -21,24 +21,14 @@
 //! [`super::alphabeta`]: the same position, depth cap and node budget give
 //! the same answer.
 
-use super::alphabeta::AlphaBetaConfig;
-use super::{Candidate, SuggestBudget, Suggestion};
-use crate::game::{Game, Outcome, Player};
-use std::sync::atomic::Ordering;
+use super::alphabeta::{answer, deepen, finished_value, Count};
+use super::{SuggestBudget, Suggestion};
+use crate::game::{Game, Player};
 use std::time::Instant;
-
-const WIN: f64 = 2.0;
-/// Values beyond this are proven wins or losses.
-const PROVEN: f64 = 1.5;
-/// No iteration goes deeper (a game may be short).
-const DEPTH_LIMIT: u32 = 64;
 
 struct Search<'a, G: Game> {
     game: &'a G,
-    budget: &'a SuggestBudget,
-    deadline: Option<Instant>,
-    nodes: u64,
-    aborted: bool,
+    count: Count<'a>,
     /// The searching player.
     me: Player,
     /// Every player.
@@ -49,27 +39,12 @@ struct Search<'a, G: Game> {
 
 impl<G: Game> Search<'_, G> {
     fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if (self.budget.max_iterations > 0 && self.nodes > self.budget.max_iterations)
-            || (self.nodes.is_multiple_of(512)
-                && (self.budget.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
-                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
-        {
-            self.aborted = true;
-        }
-        !self.aborted
+        self.count.tick()
     }
 
     /// The value of `pos` for the searching player, if `pos` is over.
     fn terminal(&self, pos: &G::Position, ply: u32) -> Option<f64> {
-        match self.game.outcome(pos) {
-            Outcome::Ongoing => None,
-            Outcome::Drawn => Some(0.0),
-            Outcome::Won(w) => {
-                let v = WIN - ply as f64 / 1000.0;
-                Some(if w.contains(&self.me) { v } else { -v })
-            }
-        }
+        finished_value(self.game, pos, ply, self.me)
     }
 
     /// The value of `pos` for the searching player: the outcome, else the
@@ -167,96 +142,43 @@ impl<G: Game> Search<'_, G> {
     }
 }
 
-/// Picks a move for the player to move by Best-Reply Search, or `None`
-/// when there is none. Games that cannot hand the turn to any seat
+/// The move for the player to move (`me`, whose legal `moves` these are)
+/// by Best-Reply Search, iterating to `cap` plies within the deadline and
+/// the budget ([`super::alphabeta::suggest`], which calls it with three or
+/// more players). Games that cannot hand the turn to any seat
 /// ([`Game::with_seat_to_move`]) are answered as the greedy baseline does.
-pub fn suggest<G: Game>(
+pub(super) fn suggest<G: Game>(
     game: &G,
     pos: &G::Position,
-    config: &AlphaBetaConfig,
+    moves: &[G::Move],
+    cap: u32,
+    deadline: Option<Instant>,
     budget: &SuggestBudget,
 ) -> Option<Suggestion<G::Move>> {
-    let started = Instant::now();
-    let deadline = budget.time_limit.and_then(|t| started.checked_add(t));
     let me = game.to_move(pos);
-    let mut moves = Vec::new();
-    game.legal_moves(pos, &mut moves);
-    if moves.is_empty() {
-        return None;
-    }
     let seats = game.description().players.len() as Player;
     if (0..seats).any(|s| game.with_seat_to_move(pos, s).is_none()) {
         return crate::greedy::suggest(game, pos, budget);
     }
-    let cap = if config.max_depth == 0 { DEPTH_LIMIT } else { config.max_depth.min(DEPTH_LIMIT) };
-    let mut s = Search { game, budget, deadline, nodes: 0, aborted: false, me, seats, moves: Vec::new() };
-    // (value for me, move, child)
-    let mut root: Vec<(f64, G::Move, G::Position)> = moves
+    let mut s = Search { game, count: Count::new(budget, deadline), me, seats, moves: Vec::new() };
+    // (move, child)
+    let root: Vec<(G::Move, G::Position)> = moves
         .iter()
         .map(|&mv| {
             let mut child = pos.clone();
             game.play(&mut child, mv);
-            (f64::NEG_INFINITY, mv, child)
+            (mv, child)
         })
         .collect();
-    let mut finished: Option<Vec<(f64, G::Move)>> = None;
-    for depth in 1..=cap {
-        let mut alpha = f64::NEG_INFINITY;
-        let mut scored: Vec<(f64, usize)> = Vec::with_capacity(root.len());
-        for (i, (_, _, child)) in root.iter().enumerate() {
-            // Root moves after the first are searched with a window opening
-            // at the best so far (fail-low values are upper bounds and sort
-            // below the best).
-            let Some(v) = s.search(child, depth - 1, alpha, f64::INFINITY, false, 1) else { break };
-            scored.push((v, i));
-            alpha = alpha.max(v);
-        }
-        if s.aborted {
-            // An unfinished iteration counts only if it proved a win.
-            if let Some(&(v, i)) = scored.iter().max_by(|a, b| a.0.total_cmp(&b.0)) {
-                if v >= PROVEN {
-                    let mut list = vec![(v, root[i].1)];
-                    if let Some(f) = &finished {
-                        list.extend(f.iter().filter(|x| x.1 != root[i].1).copied());
-                    }
-                    finished = Some(list);
-                }
-            }
-            break;
-        }
-        for &(v, i) in &scored {
-            root[i].0 = v;
-        }
-        // Stable: equal values keep the previous order.
-        root.sort_by(|a, b| b.0.total_cmp(&a.0));
-        finished = Some(root.iter().map(|r| (r.0, r.1)).collect());
-        let best = root[0].0;
-        if best >= PROVEN || best <= -PROVEN {
-            break;
-        }
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-    }
-    let list = finished.unwrap_or_else(|| root.iter().map(|r| (0.0, r.1)).collect());
-    let (value, best) = list[0];
-    let clamp = |v: f64| v.clamp(-1.0, 1.0);
-    let n = seats as usize;
-    let values =
-        (0..n).map(|p| if p as Player == me { clamp(value) } else { clamp(-value) / (n as f64 - 1.0) }).collect();
-    let candidates = list.iter().take(10).map(|&(v, m)| Candidate { mv: m, value: clamp(v), visits: 0 }).collect();
-    Some(Suggestion {
-        principal_variation: vec![best],
-        mv: best,
-        values,
-        candidates,
-        iterations: s.nodes,
-        proven: value.abs() >= PROVEN,
-    })
+    let list = deepen(&root, cap, deadline, |(_, child), depth, alpha| {
+        s.search(child, depth - 1, alpha, f64::INFINITY, false, 1)
+    });
+    Some(answer(list, me, seats as usize, s.count.nodes))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::alphabeta::{suggest, AlphaBetaConfig};
     use super::*;
     use crate::notation::Record;
     use crate::shoulder::{ShoulderToShoulder, Variant};
