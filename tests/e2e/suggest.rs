@@ -143,6 +143,33 @@ async fn the_time_limit_and_the_callers_deadline_are_kept() {
     assert!(s.r#move.is_some());
 }
 
+/// Three-player Shoulder to Shoulder's `easy` hands about 65 % of its
+/// moves to `beginner` (one iteration a legal move: 182 from the start)
+/// and searches the rest (100 iterations); which, the seed and the
+/// position decide, so each answer replays.
+#[tokio::test]
+async fn three_player_easy_plays_beginner_s_move_on_part_of_its_moves() {
+    let server = TestServer::start().await;
+    let mut c = server.client().await;
+    let start = c.new_game(pb::NewGameRequest { game: "shoulder-to-shoulder".into(), ..Default::default() });
+    let st = start.await.unwrap().into_inner().state;
+    let mut kinds = std::collections::BTreeMap::new();
+    for seed in 0..12 {
+        let r = pb::SuggestMoveRequest {
+            state: st.clone(),
+            level: "easy".into(),
+            budget: budget(0, 0, seed),
+            ..Default::default()
+        };
+        let s = c.suggest_move(r.clone()).await.unwrap().into_inner();
+        assert!(s.r#move.is_some(), "seed {seed}");
+        *kinds.entry(s.iterations).or_insert(0) += 1;
+        let again = c.suggest_move(r).await.unwrap().into_inner();
+        assert_eq!((again.r#move, again.iterations), (s.r#move, s.iterations), "seed {seed}: replays");
+    }
+    assert_eq!(kinds.keys().copied().collect::<Vec<u64>>(), [100, 182], "{kinds:?}");
+}
+
 #[tokio::test]
 async fn levels_set_the_budget_and_unknown_levels_are_refused() {
     let server = TestServer::start().await;

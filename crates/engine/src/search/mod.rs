@@ -161,8 +161,10 @@ pub fn analyze<G: Game>(
 ) -> Option<Suggestion<G::Move>> {
     match &budget.player {
         Strategy::Greedy => crate::greedy::suggest(game, pos, budget),
+        // Beginner's move is its look-ahead over every legal move: the
+        // level's iterations bound its search, not this.
         Strategy::Mcts(config) if beginner_answers(pos, budget.seed, config.beginner_share) => {
-            crate::greedy::suggest(game, pos, budget)
+            crate::greedy::suggest(game, pos, &SuggestBudget { max_iterations: 0, ..budget.clone() })
         }
         Strategy::AlphaBeta(config) if config.pregame_iterations > 0 && game.phase(pos) != "play" => {
             let tree = SearchConfig { tactics_nodes: config.pregame_tactics_nodes, ..SearchConfig::default() };

@@ -649,8 +649,12 @@ fn a_share_of_moves_is_beginner_s() {
     // levels that hand moves to `beginner` still play as strongly but no
     // longer replay the games on file, and this says so.
     assert_eq!(handed, PINNED_HANDED, "the draws changed: docs/ai.md's games of easy and medium no longer replay");
-    // The moves: beginner's where drawn, the search's elsewhere.
+    // The moves: beginner's where drawn (its look-ahead over every legal
+    // move, whatever the search's iterations), the search's elsewhere.
     let (pos, _) = crate::playout::random_playout(&game, &game.start(), 3, 12);
+    let mut legal = Vec::new();
+    game.legal_moves(&pos, &mut legal);
+    assert!(legal.len() > 60, "more moves than the search's iterations");
     let config = SearchConfig { beginner_share: 0.5, ..SearchConfig::default() };
     let mut seen = [false; 2];
     for seed in 0..12 {
@@ -659,7 +663,9 @@ fn a_share_of_moves_is_beginner_s() {
         let s = suggest(&game, &pos, &b).unwrap();
         let want = if beginner_answers(&pos, seed, 0.5) {
             seen[0] = true;
-            crate::greedy::suggest(&game, &pos, &b).unwrap()
+            let every = crate::greedy::suggest(&game, &pos, &SuggestBudget { max_iterations: 0, ..b.clone() }).unwrap();
+            assert!(every.iterations == legal.len() as u64 || every.proven, "seed {seed}: every move looked at");
+            every
         } else {
             seen[1] = true;
             let plain = SuggestBudget { player: Strategy::Mcts(SearchConfig::default()), ..b.clone() };
