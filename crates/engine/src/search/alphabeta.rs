@@ -192,17 +192,18 @@ pub fn suggest<G: Game>(
         return super::brs::suggest(game, pos, &moves, cap, deadline, budget);
     }
     let mut s = Search { game, count: Count::new(budget, deadline) };
-    // (move, child, my index in the child)
-    let root: Vec<(G::Move, G::Position, Player)> = moves
+    // (child, my index in the child), in the order of `moves`
+    let root: Vec<(G::Position, Player)> = moves
         .iter()
         .map(|&mv| {
             let after = game.player_after(pos, mv, me);
             let mut child = pos.clone();
             game.play(&mut child, mv);
-            (mv, child, after)
+            (child, after)
         })
         .collect();
-    let list = deepen(&root, cap, deadline, |(_, child, after), depth, alpha| {
+    let list = deepen(&moves, cap, deadline, |i, depth, alpha| {
+        let (child, after) = &root[i];
         if game.to_move(child) == *after {
             s.negamax(child, depth - 1, alpha, f64::INFINITY, 1)
         } else {
@@ -213,33 +214,30 @@ pub fn suggest<G: Game>(
 }
 
 /// Iterative deepening at the root, shared with Best-Reply Search
-/// ([`super::brs`]): depth 1, 2, … up to `cap`, each root entry (a move
-/// first) valued for the player to move by `value(entry, depth, alpha)`,
-/// which answers `None` once the search is cut short. Root moves after
-/// the first are searched with a window opening at the best so far
-/// (`alpha`; fail-low values are upper bounds and sort below the best),
-/// and each iteration tries the moves in the order the last one valued
-/// them. Ends at the cap, at a proven value (a win, or every move lost),
-/// at the deadline or when cut short; an unfinished iteration counts only
-/// if it proved a win. The moves with their values, best first.
-pub(super) fn deepen<M: Copy + PartialEq, E>(
-    root: &[E],
+/// ([`super::brs`]): depth 1, 2, … up to `cap`, the root's move `i` valued
+/// for the player to move by `value(i, depth, alpha)`, which answers `None`
+/// once the search is cut short. Root moves after the first are searched
+/// with a window opening at the best so far (`alpha`; fail-low values are
+/// upper bounds and sort below the best), and each iteration tries the
+/// moves in the order the last one valued them. Ends at the cap, at a
+/// proven value (a win, or every move lost), at the deadline or when cut
+/// short; an unfinished iteration counts only if it proved a win. The
+/// moves with their values, best first.
+pub(super) fn deepen<M: Copy + PartialEq>(
+    moves: &[M],
     cap: u32,
     deadline: Option<Instant>,
-    mut value: impl FnMut(&E, u32, f64) -> Option<f64>,
-) -> Vec<(f64, M)>
-where
-    E: RootMove<M>,
-{
-    // (value, index into `root`), in the order to search.
-    let mut order: Vec<(f64, usize)> = (0..root.len()).map(|i| (f64::NEG_INFINITY, i)).collect();
+    mut value: impl FnMut(usize, u32, f64) -> Option<f64>,
+) -> Vec<(f64, M)> {
+    // (value, index into `moves`), in the order to search.
+    let mut order: Vec<(f64, usize)> = (0..moves.len()).map(|i| (f64::NEG_INFINITY, i)).collect();
     let mut finished: Option<Vec<(f64, M)>> = None;
     for depth in 1..=cap {
         let mut alpha = f64::NEG_INFINITY;
         let mut scored: Vec<(f64, usize)> = Vec::with_capacity(order.len());
         let mut cut = false;
         for &(_, i) in &order {
-            let Some(v) = value(&root[i], depth, alpha) else {
+            let Some(v) = value(i, depth, alpha) else {
                 cut = true;
                 break;
             };
@@ -249,7 +247,7 @@ where
         if cut {
             if let Some(&(v, i)) = scored.iter().max_by(|a, b| a.0.total_cmp(&b.0)) {
                 if v >= PROVEN {
-                    let mv = root[i].mv();
+                    let mv = moves[i];
                     let mut list = vec![(v, mv)];
                     if let Some(f) = &finished {
                         list.extend(f.iter().filter(|x| x.1 != mv).copied());
@@ -264,7 +262,7 @@ where
         }
         // Stable: equal values keep the previous order.
         order.sort_by(|a, b| b.0.total_cmp(&a.0));
-        finished = Some(order.iter().map(|&(v, i)| (v, root[i].mv())).collect());
+        finished = Some(order.iter().map(|&(v, i)| (v, moves[i])).collect());
         let best = order[0].0;
         // Proven: a win (nothing better exists), or every move lost.
         if best >= PROVEN || best <= -PROVEN {
@@ -274,25 +272,7 @@ where
             break;
         }
     }
-    finished.unwrap_or_else(|| root.iter().map(|e| (0.0, e.mv())).collect())
-}
-
-/// A root entry of [`deepen`]: the move it makes, and what the search
-/// needs to value it.
-pub(super) trait RootMove<M> {
-    fn mv(&self) -> M;
-}
-
-impl<M: Copy, P, X> RootMove<M> for (M, P, X) {
-    fn mv(&self) -> M {
-        self.0
-    }
-}
-
-impl<M: Copy, P> RootMove<M> for (M, P) {
-    fn mv(&self) -> M {
-        self.0
-    }
+    finished.unwrap_or_else(|| moves.iter().map(|&m| (0.0, m)).collect())
 }
 
 /// The answer for the player to move (`me`, of `seats`) from the root's

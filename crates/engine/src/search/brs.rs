@@ -47,10 +47,15 @@ impl<G: Game> Search<'_, G> {
         finished_value(self.game, pos, ply, self.me)
     }
 
+    /// The game's estimate of the ongoing `pos` for the searching player.
+    fn estimate(&self, pos: &G::Position) -> f64 {
+        self.game.search_value(pos, self.me).clamp(-1.0, 1.0)
+    }
+
     /// The value of `pos` for the searching player: the outcome, else the
     /// game's estimate.
     fn value(&self, pos: &G::Position, ply: u32) -> f64 {
-        self.terminal(pos, ply).unwrap_or_else(|| self.game.search_value(pos, self.me).clamp(-1.0, 1.0))
+        self.terminal(pos, ply).unwrap_or_else(|| self.estimate(pos))
     }
 
     /// The positions after every move of the searching player (`mine`) or
@@ -103,12 +108,13 @@ impl<G: Game> Search<'_, G> {
         if let Some(v) = self.terminal(pos, ply) {
             return Some(v);
         }
+        // Ongoing from here: the outcome is not read again.
         if depth == 0 {
-            return Some(self.value(pos, ply));
+            return Some(self.estimate(pos));
         }
         let children = self.children(pos, mine, ply as usize)?;
         if children.is_empty() {
-            return Some(self.value(pos, ply));
+            return Some(self.estimate(pos));
         }
         let mut keyed: Vec<(f64, G::Position)> = if depth >= 2 {
             children.into_iter().map(|c| (self.value(&c, ply + 1), c)).collect()
@@ -161,18 +167,17 @@ pub(super) fn suggest<G: Game>(
         return crate::greedy::suggest(game, pos, budget);
     }
     let mut s = Search { game, count: Count::new(budget, deadline), me, seats, moves: Vec::new() };
-    // (move, child)
-    let root: Vec<(G::Move, G::Position)> = moves
+    // The child of each move, in the order of `moves`.
+    let root: Vec<G::Position> = moves
         .iter()
         .map(|&mv| {
             let mut child = pos.clone();
             game.play(&mut child, mv);
-            (mv, child)
+            child
         })
         .collect();
-    let list = deepen(&root, cap, deadline, |(_, child), depth, alpha| {
-        s.search(child, depth - 1, alpha, f64::INFINITY, false, 1)
-    });
+    let list =
+        deepen(moves, cap, deadline, |i, depth, alpha| s.search(&root[i], depth - 1, alpha, f64::INFINITY, false, 1));
     Some(answer(list, me, seats as usize, s.count.nodes))
 }
 
