@@ -858,6 +858,17 @@ mod tests {
         let par = "mcts:it=100,par=0".parse::<PlayerSpec>().unwrap();
         assert_eq!(par.to_string().parse::<PlayerSpec>().unwrap(), par, "par round-trips");
         assert!(par.to_string().contains("par=0"), "{par}");
+        // `bs`: the share of moves handed to beginner, round-tripping, at
+        // most 1, never negative; three-player `easy` is `bs=0.65` at 100.
+        let bs = "mcts:it=100,bs=0.65".parse::<PlayerSpec>().unwrap();
+        assert_eq!(bs.to_string(), "mcts:it=100,bs=0.65");
+        assert_eq!(bs.to_string().parse::<PlayerSpec>().unwrap(), bs, "bs round-trips");
+        let easy = PlayerSpec::Level(Level::named("easy").unwrap()).budget(LevelScale::ShoulderThree, 1);
+        assert_eq!(bs.budget(LevelScale::ShoulderThree, 1).player, easy.player);
+        let PlayerSpec::Search { config, .. } = "mcts:bs=3".parse::<PlayerSpec>().unwrap() else { panic!("a search") };
+        assert_eq!(config.beginner_share, 1.0);
+        assert!("mcts:bs=-0.1".parse::<PlayerSpec>().is_err());
+        assert!(err.contains(" abn, bs, "), "{err}");
         // `nodes` is the tree's cap, handed to the budget; 0 keeps the default.
         let spec: PlayerSpec = "mcts:it=30000,nodes=6000000".parse().unwrap();
         assert_eq!(spec.budget(LevelScale::default(), 1).max_nodes, 6_000_000);
