@@ -362,6 +362,18 @@ impl<G: Game> Game for Bounded<G> {
         self.game.tactical_horizon(&pos.inner)
     }
 
+    /// The game's value, but a win or loss that would come after the ply
+    /// limit is the draw the limit makes of it.
+    fn solved(&self, pos: &Self::Position) -> Option<crate::game::Solved> {
+        use crate::game::Solved;
+        let solved = self.game.solved(&pos.inner)?;
+        let left = if pos.max_plies == 0 { u32::MAX } else { pos.max_plies.saturating_sub(pos.ply) };
+        Some(match solved {
+            Solved::Win(d) | Solved::Loss(d) if d as u32 > left => Solved::Draw,
+            s => s,
+        })
+    }
+
     fn repetition_key(&self, pos: &Self::Position) -> Option<u64> {
         self.game.repetition_key(&pos.inner)
     }
@@ -401,5 +413,9 @@ impl<G: Game> Game for Bounded<G> {
 
     fn level_scale(&self) -> crate::search::level::LevelScale {
         self.game.level_scale()
+    }
+
+    fn prepare(&self) {
+        self.game.prepare()
     }
 }

@@ -342,6 +342,8 @@ pub trait AnyGame: Send + Sync {
     /// search's iterations and the play-phase alpha-beta's positions,
     /// [`Game::level_scale`]).
     fn level_scale(&self) -> crate::search::level::LevelScale;
+    /// [`Game::prepare`]: builds the player's tables ahead of use.
+    fn prepare(&self);
     /// The state after a legal move given by its notation (for a
     /// suggestion's state after).
     fn after(&self, record: Record, notation: &str) -> Result<StateView, RulesError> {
@@ -708,6 +710,10 @@ impl<G: Game> AnyGame for G {
 
     fn level_scale(&self) -> crate::search::level::LevelScale {
         Game::level_scale(self)
+    }
+
+    fn prepare(&self) {
+        Game::prepare(self)
     }
 
     fn start(&self) -> StateView {

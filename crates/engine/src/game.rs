@@ -200,6 +200,18 @@ impl<'a> Described<'a> {
     }
 }
 
+/// A position's value under perfect play, for the player to move, where a
+/// game knows it ([`Game::solved`]: Scala's endgame tables).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solved {
+    /// The player to move wins, its last move coming in this many plies.
+    Win(u8),
+    /// The player to move loses in this many plies.
+    Loss(u8),
+    /// Neither side can force a win: the game goes on for ever.
+    Draw,
+}
+
 /// Whether a game goes on, and who won.
 /// A pre-game position's place in a pie rule ([`Game::pie_stage`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -791,6 +803,20 @@ pub trait Game: Send + Sync + 'static {
     fn tactical_horizon(&self, _pos: &Self::Position) -> u32 {
         0
     }
+
+    /// The value of `pos` (a game still going on) under perfect play, when
+    /// the game knows it: Scala's endgame tables (docs/ai.md, "Scala
+    /// endgame tables"). `None` (the default) where it does not. The tree
+    /// search values such positions exactly when
+    /// `SearchConfig::tables` is on.
+    fn solved(&self, _pos: &Self::Position) -> Option<Solved> {
+        None
+    }
+
+    /// Builds ahead of use what [`Game::solved`] builds on first use
+    /// (Scala's endgame tables, some seconds of work), so that no timed
+    /// search pays for it. Idempotent; nothing by default.
+    fn prepare(&self) {}
 
     /// A key for telling a repeated position, equal for two positions that
     /// are the same but for move counters (`ply`), or `None` (the default)

@@ -17,6 +17,7 @@ mod describe;
 mod eval;
 mod moves;
 mod position;
+pub mod table;
 #[cfg(test)]
 mod tests;
 
@@ -289,6 +290,20 @@ impl Game for Scala {
         let side = pos.to_move as u64 | pos.loser.map_or(0, |p| (p as u64 + 1) << 1);
         let key = mix(mix(w as u64, (w >> 64) as u64), mix(b as u64, (b >> 64) as u64));
         Some(mix(key, side))
+    }
+
+    /// A lone stone against at most six: the endgame tables' value
+    /// (docs/ai.md, "Scala endgame tables"), the tables built on first use.
+    fn solved(&self, pos: &Position) -> Option<crate::game::Solved> {
+        let [w, b] = pos.stones;
+        if (w | b).count_ones() as usize > table::STONES || (w.count_ones() != 1 && b.count_ones() != 1) {
+            return None;
+        }
+        table::tables(self.variant).probe(pos)
+    }
+
+    fn prepare(&self) {
+        table::tables(self.variant);
     }
 
     /// `hard` at threefold `medium`'s iterations was not distinct from it

@@ -145,6 +145,16 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: pie is on or off")),
                     }
                 }
+                "tb" => {
+                    config.tables = match v {
+                        "on" => true,
+                        "off" => false,
+                        _ => return Err(format!("`{kv}`: tb is on or off")),
+                    }
+                }
+                "tbd" => {
+                    config.table_draw = v.parse::<f64>().ok().filter(|x| (-1.0..=1.0).contains(x)).ok_or_else(|| format!("`{kv}`: tbd is a value from -1 to 1"))?
+                }
                 "ev" => {
                     config.ab_fitted = match v {
                         "fit" => true,
@@ -154,7 +164,7 @@ impl FromStr for PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, par, qs, ab, abq, lmr, qm, abn, bs, pie, ev"
+                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, par, qs, ab, abq, lmr, qm, abn, bs, pie, ev, tb, tbd"
                 ))
                 }
             }
@@ -415,6 +425,9 @@ pub fn play_game(
         record.push("max_plies", max_plies.to_string());
     }
     let mut state = game.load(record)?;
+    if players.iter().any(|p| matches!(p, PlayerSpec::Search { config, .. } if config.tables)) {
+        game.prepare();
+    }
     // seat_of[i]: the participant that player index i currently is.
     let mut seat_of: Vec<usize> = (0..players.len()).collect();
     let mut clocks = vec![(Duration::ZERO, 0u32); players.len()];

@@ -33,7 +33,7 @@
 use super::tactics::{self, Verdict};
 use super::{Candidate, SuggestBudget, Suggestion};
 use super::{Evaluator, DEFAULT_MAX_NODES};
-use crate::game::{Game, Outcome, Player};
+use crate::game::{Game, Outcome, Player, Solved};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -164,6 +164,20 @@ pub struct SearchConfig {
     /// drawn from the seed and the position
     /// ([`super::beginner_answers`]), so a game replays. 0 = never.
     pub beginner_share: f64,
+    /// Whether positions the game has solved ([`Game::solved`]: Scala's
+    /// endgame tables) are valued exactly (two players): a child solved as
+    /// a win or a loss is proven, with its distance (shorter wins and
+    /// longer losses ranked first); a child solved as a draw is proven a
+    /// draw unless the position it comes from is itself a solved draw, where
+    /// the search goes on looking for the opponent's mistake among the
+    /// drawn moves.
+    pub tables: bool,
+    /// What a solved draw is worth to the searching player (its opponent
+    /// gets the opposite), with [`SearchConfig::tables`]: a draw proven by
+    /// the tables is certain, where a position the heuristic calls even
+    /// still holds the chances of a game against a fallible opponent, so
+    /// the searching player prefers the latter ("contempt").
+    pub table_draw: f64,
 }
 
 impl Default for SearchConfig {
@@ -189,6 +203,8 @@ impl Default for SearchConfig {
             paranoid: 0.5,
             repetition: true,
             beginner_share: 0.0,
+            tables: false,
+            table_draw: -0.2,
         }
     }
 }
@@ -218,6 +234,9 @@ struct Node<M> {
     /// Implicit minimax value for `mover`: the prior until expanded, then
     /// the best of the children's for the player choosing there.
     minimax: f32,
+    /// Plies to the end of a child proven by the game's tables
+    /// ([`SearchConfig::tables`]); 0 otherwise.
+    dist: u8,
 }
 
 /// What a child was found to be when made.
@@ -229,6 +248,9 @@ enum Made {
     Over(Values),
     /// A repetition: a draw ([`SearchConfig::repetition`]).
     Repeated,
+    /// Solved by the game ([`SearchConfig::tables`]): these values, so
+    /// many plies to the end.
+    Solved(Values, u8),
 }
 
 /// A search tree over one root position.
@@ -447,6 +469,7 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             terminal: false,
             repeated: false,
             minimax: prior,
+            dist: 0,
         });
         self.sums.extend(std::iter::repeat_n(0.0, self.seats));
     }
@@ -615,6 +638,8 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
             return;
         }
         let mover = self.seat_of(perm, game.to_move(pos));
+        let tables = self.config.tables && self.seats == 2;
+        let drawn_here = tables && game.solved(pos) == Some(Solved::Draw);
         moves.shuffle(&mut self.rng);
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
@@ -628,6 +653,13 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                 scratch.push((v[mover], mv, Made::Over(v)));
             } else if self.repeats(&child) {
                 scratch.push((0.0, mv, Made::Repeated));
+            } else if let Some((x, d)) =
+                tables.then(|| self.table_value(game.solved(&child)?, drawn_here, mover)).flatten()
+            {
+                let mut v = [0.0; MAX_SEATS];
+                v[mover] = x;
+                v[1 - mover] = -x;
+                scratch.push((x, mv, Made::Solved(v, d)));
             } else {
                 let me = cperm[mover];
                 let x = if self.config.quiescence > 0 && self.seats == 2 && game.noisy(pos, &child) {
@@ -655,6 +687,12 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                     c.proven = (self.exact.len() - 1) as u32;
                     c.terminal = true;
                 }
+                Made::Solved(v, d) => {
+                    self.exact.push(v);
+                    let c = self.nodes.last_mut().expect("just pushed");
+                    c.proven = (self.exact.len() - 1) as u32;
+                    c.dist = d;
+                }
             }
         }
         let n = &mut self.nodes[node];
@@ -665,6 +703,21 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         self.moves = moves;
         if self.config.solver {
             self.try_prove(node);
+        }
+    }
+
+    /// A solved child's value for the player moving to it, and its
+    /// distance; `None` for a draw reached from a drawn position (left to
+    /// the search).
+    fn table_value(&self, solved: Solved, drawn_here: bool, mover: usize) -> Option<(f32, u8)> {
+        match solved {
+            Solved::Loss(d) => Some((1.0, d)),
+            Solved::Win(d) => Some((-1.0, d)),
+            Solved::Draw if drawn_here => None,
+            Solved::Draw => {
+                let x = self.config.table_draw as f32;
+                Some((if mover == self.root_seat { x } else { -x }, 0))
+            }
         }
     }
 
@@ -884,8 +937,15 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
         };
         let mut order: Vec<usize> = (first..first + count).collect();
         order.sort_by(|&a, &b| {
+            let k = class(a);
             class(b)
-                .cmp(&class(a))
+                .cmp(&k)
+                // Proven by the tables: the shortest win, the longest loss.
+                .then_with(|| match k {
+                    2 => self.nodes[a].dist.cmp(&self.nodes[b].dist),
+                    0 => self.nodes[b].dist.cmp(&self.nodes[a].dist),
+                    _ => std::cmp::Ordering::Equal,
+                })
                 .then(self.nodes[b].visits.cmp(&self.nodes[a].visits))
                 .then(self.value(b, mover).total_cmp(&self.value(a, mover)))
         });

@@ -1,0 +1,685 @@
+//! Scala endgame tables: every position of a few stones, solved.
+//!
+//! After any legal move in either ruleset the stones left form one group
+//! that holds both colours, so the positions of `n` stones are the
+//! connected sets of `n` cells (8-connectivity, the hole cutting), each
+//! coloured with both colours, with a side to move. For each such position
+//! a table holds its value under perfect play: a win or a loss for the
+//! side to move and in how many plies, or a draw (neither side can force
+//! a win: the game goes on for ever). docs/ai.md, "Scala endgame tables".
+//!
+//! The tables are built by retrograde analysis, a layer of `n` stones at a
+//! time (a move never adds a stone, so a capture leads into a smaller
+//! layer, already solved): one forward pass generates every position's
+//! moves, valuing the finished games and the captures at once and counting
+//! the moves that stay in the layer; then the decided positions are taken
+//! in order of their distance and their predecessors in the layer found by
+//! un-moving a stone (steps and jump sequences are their own reverse).
+
+use super::board::NEIGHBORS;
+use super::moves::destinations;
+use super::{other, Position, Scala, Variant, FIRST_CELL};
+use crate::bits::{bit, flood, Bits};
+use crate::game::{Game, Outcome, Player, Solved};
+use std::sync::{LazyLock, OnceLock};
+
+/// Slot states while building, and in the finished table.
+const DRAW: u8 = 0;
+const WIN: u8 = 1;
+const LOSS: u8 = 2;
+/// A draw at distance 0: while building, not decided yet (every decided
+/// position has a distance of at least one ply).
+const UNDECIDED: u16 = DRAW as u16;
+/// Not a position of the table: one colour missing, or the game is over.
+const OFF: u8 = 3;
+
+/// The connected sets of exactly `n` cells, ascending (Redelmeier's
+/// enumeration: each set once, from its lowest cell).
+pub fn connected_sets(n: usize) -> Vec<u128> {
+    fn grow(cur: u128, size: usize, mut untried: u128, forbidden: u128, n: usize, out: &mut Vec<u128>) {
+        if size == n {
+            out.push(cur);
+            return;
+        }
+        let mut forbidden = forbidden;
+        while untried != 0 {
+            let v = untried.trailing_zeros() as usize;
+            untried &= untried - 1;
+            let fresh = NEIGHBORS[v] & !forbidden;
+            grow(cur | 1 << v, size + 1, untried | fresh, forbidden | fresh, n, out);
+            forbidden |= 1 << v;
+        }
+    }
+    let mut out = Vec::new();
+    if n == 0 {
+        return out;
+    }
+    for (root, &around) in NEIGHBORS.iter().enumerate() {
+        let below = (1u128 << (root + 1)) - 1;
+        let untried = around & !below;
+        grow(1 << root, 1, untried, below | untried, n, &mut out);
+    }
+    out.sort_unstable();
+    out
+}
+
+/// One layer: the positions of `n` stones.
+struct Layer {
+    n: usize,
+    sets: Vec<u128>,
+    /// Per slot: the state in the low two bits, the distance (at most 63
+    /// plies; the longest is 29) above them.
+    value: Vec<u8>,
+}
+
+impl Layer {
+    /// A set, the lone stone's place in it, the lone colour, the side to move.
+    fn slots(&self) -> usize {
+        self.sets.len() * self.n * 4
+    }
+
+    /// The slot of a position whose `n` stones are one group, one colour
+    /// a lone stone; `None` otherwise.
+    fn slot(&self, stones: [u128; 2], to_move: Player) -> Option<usize> {
+        // The lone colour: white when white has one stone (both, with two
+        // stones), else black.
+        let lone = if stones[0].count_ones() == 1 {
+            0
+        } else if stones[1].count_ones() == 1 {
+            1
+        } else {
+            return None;
+        };
+        let set = stones[0] | stones[1];
+        let rank = self.sets.binary_search(&set).ok()?;
+        let below = stones[lone] - 1;
+        let i = (set & below).count_ones() as usize;
+        Some((((rank * self.n + i) << 1 | lone) << 1) | to_move as usize)
+    }
+
+    fn position(&self, slot: usize) -> Option<Position> {
+        let to_move = (slot & 1) as Player;
+        let lone = (slot >> 1) & 1;
+        let i = (slot >> 2) % self.n;
+        let set = self.sets[(slot >> 2) / self.n];
+        if self.n == 2 && lone == 1 {
+            return None; // one against one: filed under white
+        }
+        let cell = Bits(set).nth(i).expect("a member");
+        let mut stones = [0u128; 2];
+        stones[lone] = bit(cell);
+        stones[1 - lone] = set & !bit(cell);
+        // No move puts a stone on its own first cell (the notation refuses
+        // it too), and un-moving could not reach such a position.
+        if stones[0] & bit(FIRST_CELL[0]) != 0 || stones[1] & bit(FIRST_CELL[1]) != 0 {
+            return None;
+        }
+        Some(Position { stones, to_move, loser: None })
+    }
+
+    fn solved(&self, slot: usize) -> Option<Solved> {
+        let v = self.value[slot];
+        let d = v >> 2;
+        match v & 3 {
+            WIN => Some(Solved::Win(d)),
+            LOSS => Some(Solved::Loss(d)),
+            DRAW => Some(Solved::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// The tables of one ruleset, each layer built on first use (with the
+/// smaller ones it needs).
+pub struct Tables {
+    game: Scala,
+    layers: [OnceLock<Layer>; STONES - 1],
+}
+
+impl Tables {
+    pub fn new(variant: Variant) -> Tables {
+        Tables { game: Scala::new(variant), layers: Default::default() }
+    }
+
+    /// The layer of `n` stones (2 to [`STONES`]), solved.
+    fn layer(&self, n: usize) -> Option<&Layer> {
+        let cell = self.layers.get(n.checked_sub(2)?)?;
+        Some(cell.get_or_init(|| {
+            for m in 2..n {
+                self.layer(m);
+            }
+            self.solve_layer(&self.game, n)
+        }))
+    }
+
+    /// Builds every layer now.
+    pub fn prepare(&self) {
+        self.layer(STONES);
+    }
+
+    /// The value of a position still being played (the caller checks the
+    /// outcome first): a lone stone against at most `STONES - 1`, all in
+    /// one group. `None` for any other.
+    pub fn probe(&self, pos: &Position) -> Option<Solved> {
+        if pos.loser.is_some() {
+            return None;
+        }
+        let n = pos.occupied().count_ones() as usize;
+        let layer = self.layer(n)?;
+        layer.solved(layer.slot(pos.stones, pos.to_move)?)
+    }
+
+    fn solve_layer(&self, game: &Scala, n: usize) -> Layer {
+        let sets = connected_sets(n);
+        let mut layer = Layer { n, sets, value: Vec::new() };
+        let slots = layer.slots();
+        // Per slot: the moves not yet known to lose (in the layer, or to a
+        // draw), and the longest known loss among the rest.
+        // Per slot: the moves not yet known to lose (in the layer, or to a
+        // draw), and the longest known loss among the rest. The forward
+        // pass is split over the cores.
+        let mut open = vec![0u8; slots];
+        let mut longest = vec![0u8; slots];
+        let mut state = vec![OFF as u16; slots];
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
+        let chunk = slots.div_ceil(threads).max(1);
+        let starts: Vec<Vec<(u32, u8, u8)>> = std::thread::scope(|scope| {
+            let layer = &layer;
+            let handles: Vec<_> = open
+                .chunks_mut(chunk)
+                .zip(longest.chunks_mut(chunk))
+                .zip(state.chunks_mut(chunk))
+                .enumerate()
+                .map(|(k, ((open, longest), state))| {
+                    scope.spawn(move || self.forward(game, layer, k * chunk, open, longest, state))
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a table thread")).collect()
+        });
+        let mut buckets: Vec<Vec<(u32, u8)>> = vec![Vec::new(); 256];
+        for (slot, class, d) in starts.into_iter().flatten() {
+            buckets[d as usize].push((slot, class));
+        }
+        let mut d = 0usize;
+        while d < buckets.len() {
+            let bucket = std::mem::take(&mut buckets[d]);
+            for (slot, class) in bucket {
+                let slot = slot as usize;
+                if state[slot] != UNDECIDED {
+                    continue; // decided already, at a distance no larger
+                }
+                state[slot] = class as u16 | (d as u16) << 2;
+                let pos = layer.position(slot).expect("a decided slot is a position");
+                layer.unmoves(&pos, &state, |pred, state| {
+                    if state[pred] != UNDECIDED {
+                        return;
+                    }
+                    if class == LOSS {
+                        if d + 1 < buckets.len() {
+                            buckets[d + 1].push((pred as u32, WIN));
+                        }
+                    } else if open[pred] != 255 {
+                        open[pred] -= 1;
+                        longest[pred] = longest[pred].max(d as u8);
+                        if open[pred] == 0 && (longest[pred] as usize) + 1 < buckets.len() {
+                            buckets[longest[pred] as usize + 1].push((pred as u32, LOSS));
+                        }
+                    }
+                });
+            }
+            d += 1;
+        }
+        // Distances of 64 plies or more would be kept as 63 (none is: the
+        // longest is 29).
+        layer.value = state
+            .iter()
+            .map(|&v| if v & 3 == OFF as u16 { OFF } else { (v & 3) as u8 | ((v >> 2).min(63) as u8) << 2 })
+            .collect();
+        layer
+    }
+}
+
+/// The most stones the tables hold: every position of a lone stone
+/// against at most six.
+pub const STONES: usize = 7;
+
+static TABLES: [LazyLock<Tables>; 2] =
+    [LazyLock::new(|| Tables::new(Variant::Original)), LazyLock::new(|| Tables::new(Variant::Zillions))];
+
+/// The tables of `variant`, each layer built on first use (all seven:
+/// about 45 s of one core for the original rules, 30 s for Zillions',
+/// split over the cores; about 15 MB each).
+pub fn tables(variant: Variant) -> &'static Tables {
+    &TABLES[variant as usize]
+}
+
+impl Tables {
+    /// The forward pass over the slots from `first` on (as many as `open`
+    /// holds): each position's moves valued where they leave the layer or
+    /// end the game, the others counted. Returns the positions decided so
+    /// far, each with its class and distance.
+    fn forward(
+        &self,
+        game: &Scala,
+        layer: &Layer,
+        first: usize,
+        open: &mut [u8],
+        longest: &mut [u8],
+        state: &mut [u16],
+    ) -> Vec<(u32, u8, u8)> {
+        let n = layer.n;
+        let mut decided = Vec::new();
+        let mut moves = Vec::new();
+        for k in 0..open.len() {
+            let slot = first + k;
+            let Some(pos) = layer.position(slot) else { continue };
+            if game.outcome(&pos).is_over() {
+                continue;
+            }
+            state[k] = UNDECIDED;
+            let me = pos.to_move;
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let mut best_win: Option<u8> = None;
+            let mut count = 0u32;
+            for &mv in &moves {
+                let mut child = pos;
+                game.play(&mut child, mv);
+                match game.outcome(&child) {
+                    Outcome::Won(w) => {
+                        if w.contains(&me) {
+                            best_win = Some(1);
+                        }
+                        // Else a move that loses at once: a win in 0 for the other.
+                        continue;
+                    }
+                    Outcome::Drawn => {
+                        count += 1;
+                        continue;
+                    }
+                    Outcome::Ongoing => {}
+                }
+                if child.occupied().count_ones() as usize == n {
+                    count += 1;
+                    continue;
+                }
+                match self.probe(&child) {
+                    Some(Solved::Loss(d)) => {
+                        let d = d.saturating_add(1);
+                        best_win = Some(best_win.map_or(d, |b| b.min(d)));
+                    }
+                    Some(Solved::Win(d)) => longest[k] = longest[k].max(d),
+                    // A draw, or (never, by the rules) a child off the tables.
+                    _ => count += 1,
+                }
+            }
+            // More than 254 open moves never happen with a few stones; 255
+            // is never counted down (a draw at worst).
+            open[k] = count.min(255) as u8;
+            if let Some(d) = best_win {
+                decided.push((slot as u32, WIN, d));
+            } else if count == 0 {
+                decided.push((slot as u32, LOSS, longest[k].saturating_add(1)));
+            }
+        }
+        decided
+    }
+}
+
+impl Layer {
+    /// Calls `each` with the slot of every position of this layer from
+    /// which a move that captures nothing leads to `pos`.
+    fn unmoves(&self, pos: &Position, state: &[u16], mut each: impl FnMut(usize, &[u16])) {
+        let mover = other(pos.to_move);
+        let m = mover as usize;
+        let all = pos.occupied();
+        let forbidden = bit(FIRST_CELL[m]);
+        for to in Bits(pos.stones[m]) {
+            if to == FIRST_CELL[m] {
+                continue;
+            }
+            let (steps, jumps) = destinations(all, to, forbidden);
+            for from in Bits(steps | jumps) {
+                let mut stones = pos.stones;
+                stones[m] = stones[m] & !bit(to) | bit(from);
+                let set = stones[0] | stones[1];
+                if flood(bit(from), set, &NEIGHBORS) != set {
+                    continue;
+                }
+                if let Some(slot) = self.slot(stones, mover) {
+                    if state[slot] & 3 != OFF as u16 {
+                        each(slot, state);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every solved value agrees with its children's: a win in `d` has a
+    /// move to a loss in `d - 1` (or a finished win when `d` is 1) and none
+    /// shorter; a loss in `d` has every move to a win, the longest in
+    /// `d - 1`; a draw has no move to a loss and one to a draw.
+    fn check(game: &Scala, tables: &Tables, layer: &Layer, every: usize) -> usize {
+        let mut checked = 0;
+        let mut moves = Vec::new();
+        for slot in (0..layer.slots()).step_by(every) {
+            let Some(pos) = layer.position(slot) else { continue };
+            if game.outcome(&pos).is_over() {
+                assert_eq!(layer.solved(slot), None);
+                continue;
+            }
+            let me = pos.to_move;
+            moves.clear();
+            game.legal_moves(&pos, &mut moves);
+            let (mut fastest_win, mut longest_loss, mut draw) = (None::<u8>, 0u8, false);
+            for &mv in &moves {
+                let mut child = pos;
+                game.play(&mut child, mv);
+                let v = match game.outcome(&child) {
+                    Outcome::Won(w) if w.contains(&me) => Solved::Loss(0),
+                    Outcome::Won(_) => Solved::Win(0),
+                    _ => tables
+                        .probe(&child)
+                        .or_else(|| layer.solved(layer.slot(child.stones, child.to_move)?))
+                        .expect("child solved"),
+                };
+                match v {
+                    Solved::Loss(d) => fastest_win = Some(fastest_win.map_or(d + 1, |b| b.min(d + 1))),
+                    Solved::Win(d) => longest_loss = longest_loss.max(d + 1),
+                    Solved::Draw => draw = true,
+                }
+            }
+            let want = match (fastest_win, draw) {
+                (Some(d), _) => Solved::Win(d),
+                (None, true) => Solved::Draw,
+                (None, false) => Solved::Loss(longest_loss),
+            };
+            assert_eq!(layer.solved(slot), Some(want), "{pos:?}");
+            checked += 1;
+        }
+        checked
+    }
+
+    /// The same sets grown another way: every connected set of `n` cells
+    /// is one of `n - 1` cells plus a neighbour.
+    #[test]
+    fn connected_sets_are_every_group_once() {
+        let mut grown: std::collections::BTreeSet<u128> = (0..super::super::board::CELLS).map(|c| 1u128 << c).collect();
+        for n in 1..=4 {
+            let sets = connected_sets(n);
+            assert_eq!(sets, grown.iter().copied().collect::<Vec<_>>(), "{n} cells");
+            let mut next = std::collections::BTreeSet::new();
+            for &set in &grown {
+                let around = Bits(set).fold(0u128, |a, c| a | NEIGHBORS[c as usize]) & !set;
+                next.extend(Bits(around).map(|c| set | bit(c)));
+            }
+            grown = next;
+        }
+    }
+
+    /// Up to five stones every slot (a third of the five-stone ones) is
+    /// checked against its moves; by induction on the distance, a table
+    /// that agrees with its moves everywhere is exact.
+    #[test]
+    fn the_tables_to_five_stones_agree_with_the_moves() {
+        for variant in Variant::ALL {
+            let game = Scala::new(variant);
+            let tables = Tables::new(variant);
+            for n in 2..=5 {
+                let layer = tables.layer(n).unwrap();
+                let checked = check(&game, &tables, layer, if n < 5 { 1 } else { 3 });
+                assert!(checked > layer.slots() / 8, "{n} stones: {checked} checked");
+            }
+        }
+    }
+
+    fn read(variant: Variant, text: &str) -> Position {
+        Scala::new(variant).from_record(crate::notation::Record::parse(text).unwrap()).unwrap()
+    }
+
+    /// Values read off by hand: a jump onto the goal wins in one; a Zillions
+    /// lone stone beside four holds the draw (three of its moves lose at
+    /// once, separating the colours); positions outside the tables.
+    #[test]
+    fn positions_read_by_hand() {
+        let t = tables(Variant::Original);
+        assert_eq!(t.probe(&read(Variant::Original, "to_move=white; white=f12; black=f13")), Some(Solved::Win(1)));
+        let z = tables(Variant::Zillions);
+        let pos = read(Variant::Zillions, "to_move=black; white=j7,j8,k8,k9; black=i8");
+        assert_eq!(z.probe(&pos), Some(Solved::Draw));
+        // More than one lone stone, or too many stones: not in the tables.
+        assert_eq!(t.probe(&read(Variant::Original, "to_move=white; white=e5,f5; black=e6,f6")), None);
+        assert_eq!(t.probe(&read(Variant::Original, "to_move=white; white=f5; black=c6,d6,e6,f6,g6,h6,i6,i7")), None);
+    }
+
+    /// The proven set's wins (an AND/OR prover's exact lengths,
+    /// `tests/data/scala-endgames-proven.txt`) of a lone stone against at
+    /// most `most - 1`: the tables give each the same length. Returns how
+    /// many were compared.
+    fn proven_set_agrees(most: usize) -> usize {
+        let text = include_str!("../../tests/data/scala-endgames-proven.txt");
+        let mut compared = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+            let f: Vec<&str> = line.split('\t').collect();
+            let variant = if f[0] == "original" { Variant::Original } else { Variant::Zillions };
+            let pos = read(variant, f[2]);
+            let [w, b] = pos.stones;
+            if (w | b).count_ones() as usize > most || (w.count_ones() != 1 && b.count_ones() != 1) {
+                continue;
+            }
+            let n: u8 = f[3].trim_start_matches("won in ").parse().unwrap();
+            let winner = if f[1] == "white" { 0 } else { 1 };
+            let want = if pos.to_move == winner { Solved::Win(n) } else { Solved::Loss(n) };
+            assert_eq!(tables(variant).probe(&pos), Some(want), "{line}");
+            compared += 1;
+        }
+        compared
+    }
+
+    #[test]
+    fn the_proven_set_to_five_stones_has_the_tables_lengths() {
+        assert!(proven_set_agrees(5) >= 1);
+    }
+
+    /// The whole of it that the tables hold (about 75 s of one core to build
+    /// them): `cargo test --release -p parlour-engine --lib
+    /// scala::table::tests::the_proven_set -- --ignored`.
+    #[test]
+    #[ignore]
+    fn the_proven_set_has_the_tables_lengths() {
+        let n = proven_set_agrees(STONES);
+        eprintln!("{n} positions of the proven set compared");
+        assert!(n >= 10);
+    }
+
+    /// The ply limit makes a draw of a win it would cut short.
+    #[test]
+    fn a_win_past_the_ply_limit_is_a_draw() {
+        let game = crate::Bounded::new(Scala::new(Variant::Original));
+        let text = "to_move=white; white=f12; black=f13";
+        let pos =
+            |extra: &str| game.from_record(crate::notation::Record::parse(&format!("{text}{extra}")).unwrap()).unwrap();
+        assert_eq!(game.solved(&pos("; ply=10; max_plies=11")), Some(Solved::Win(1)));
+        assert_eq!(game.solved(&pos("; ply=11; max_plies=100")), Some(Solved::Win(1)));
+        assert_eq!(game.solved(&pos("")), Some(Solved::Win(1)));
+        let far = tables(Variant::Original)
+            .layer(4)
+            .unwrap()
+            .value
+            .iter()
+            .position(|&v| v & 3 == WIN && v >> 2 >= 5)
+            .expect("a win in five or more");
+        let layer = tables(Variant::Original).layer(4).unwrap();
+        let inner = layer.position(far).unwrap();
+        let Some(Solved::Win(d)) = layer.solved(far) else { panic!("a win") };
+        let bounded = crate::bounded::BoundedPosition { inner, ply: 0, max_plies: d as u32 - 1, resigned: None };
+        assert_eq!(game.solved(&bounded), Some(Solved::Draw));
+        let bounded = crate::bounded::BoundedPosition { inner, ply: 0, max_plies: d as u32, resigned: None };
+        assert_eq!(game.solved(&bounded), Some(Solved::Win(d)));
+    }
+
+    /// With the tables on, the tree search plays a solved win out in its
+    /// distance against itself, at a handful of iterations: each move the
+    /// shortest win, each answer the longest loss.
+    #[test]
+    fn the_search_with_tables_converts_a_solved_win_in_its_distance() {
+        use crate::search::{mcts::Mcts, HeuristicEval, SearchConfig, SuggestBudget};
+        for variant in Variant::ALL {
+            let game = Scala::new(variant);
+            let layer = tables(variant).layer(5).unwrap();
+            let slot = (0..layer.slots())
+                .find(|&s| layer.value[s] & 3 == WIN && layer.value[s] >> 2 == 9)
+                .expect("a win in 9");
+            let mut pos = layer.position(slot).unwrap();
+            let winner = pos.to_move;
+            let config = SearchConfig { tables: true, ..SearchConfig::default() };
+            let b = SuggestBudget { max_iterations: 20, ..Default::default() };
+            for ply in 0..9 {
+                assert!(!game.outcome(&pos).is_over(), "{variant:?}: over after {ply} plies");
+                let mut search = Mcts::new(&game, &HeuristicEval, pos, config.clone(), &b);
+                search.run(&b);
+                let s = search.suggestion().unwrap();
+                assert!(s.proven, "{variant:?} ply {ply}");
+                game.play(&mut pos, s.mv);
+            }
+            assert_eq!(game.outcome(&pos), Outcome::Won(vec![winner]), "{variant:?}");
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn build_timing() {
+        let max: usize = std::env::var("PARLOUR_TABLE_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+        for variant in Variant::ALL {
+            let game = Scala::new(variant);
+            let t = std::time::Instant::now();
+            let tables = Tables::new(variant);
+            for n in 2..=max {
+                let t1 = std::time::Instant::now();
+                let layer = tables.layer(n).unwrap();
+                let (mut w, mut l, mut d) = (0, 0, 0);
+                let mut far = 0u8;
+                for &v in &layer.value {
+                    match v & 3 {
+                        WIN => w += 1,
+                        LOSS => l += 1,
+                        DRAW => d += 1,
+                        _ => {}
+                    }
+                    if v & 3 != 3 {
+                        far = far.max(v >> 2);
+                    }
+                }
+                eprintln!(
+                    "{} n={n}: {} sets, {} slots, win {w} loss {l} draw {d}, longest {far}, {:?}",
+                    variant.name(),
+                    layer.sets.len(),
+                    layer.slots(),
+                    t1.elapsed()
+                );
+            }
+            eprintln!("{} total {:?}", variant.name(), t.elapsed());
+            let t = std::time::Instant::now();
+            let c = check(&game, &tables, tables.layer(max).unwrap(), 7);
+            eprintln!("checked {c} in {:?}", t.elapsed());
+        }
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+
+    /// `PARLOUR_TABLE_PROBE='variant|position;;variant|position'`: prints the
+    /// tables' value of each position and of each of its moves.
+    #[test]
+    #[ignore]
+    fn probe_positions() {
+        let max: usize = std::env::var("PARLOUR_TABLE_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+        let spec = std::env::var("PARLOUR_TABLE_PROBE").unwrap_or_default();
+        for variant in Variant::ALL {
+            let items: Vec<&str> = spec
+                .split(";;")
+                .filter_map(|s| s.strip_prefix(variant.name()).and_then(|s| s.strip_prefix('|')))
+                .collect();
+            if items.is_empty() {
+                continue;
+            }
+            let game = Scala::new(variant);
+            let tables = Tables::new(variant);
+            tables.layer(max);
+            for text in items {
+                let pos = game.from_record(crate::notation::Record::parse(text).unwrap()).unwrap();
+                eprintln!("{} {text}: {:?}", variant.name(), tables.probe(&pos));
+                let mut moves = Vec::new();
+                game.legal_moves(&pos, &mut moves);
+                let mut line = String::new();
+                for mv in moves {
+                    let mut c = pos;
+                    game.play(&mut c, mv);
+                    let v =
+                        if game.outcome(&c).is_over() { "over".to_string() } else { format!("{:?}", tables.probe(&c)) };
+                    line += &format!(" {}:{v}", game.move_notation(&pos, mv));
+                }
+                eprintln!("   {line}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod calibration {
+    use super::*;
+
+    /// The search value (`Game::search_value`, the side to move's) against
+    /// the tables' verdict, over the positions of `PARLOUR_TABLE_STONES`
+    /// stones (default 6), by bands of value; docs/ai.md, "Scala endgame
+    /// tables". `cargo test --release -p parlour-engine --lib
+    /// scala::table::calibration -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn search_value_against_the_tables() {
+        let n: usize = std::env::var("PARLOUR_TABLE_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
+        let bands = [-1.01, -0.3, -0.1, 0.1, 0.3, 1.01];
+        for variant in Variant::ALL {
+            let game = Scala::new(variant);
+            let layer = tables(variant).layer(n).unwrap();
+            // [band][larger side to move?][win, draw, loss]
+            let mut counts = [[[0u64; 3]; 2]; 5];
+            for slot in 0..layer.slots() {
+                let Some(solved) = layer.solved(slot) else { continue };
+                let pos = layer.position(slot).unwrap();
+                let v = game.search_value(&pos, pos.to_move);
+                let band = bands.windows(2).position(|w| v >= w[0] && v < w[1]).unwrap_or(4);
+                let major = (pos.stones[pos.to_move as usize].count_ones() > 1) as usize;
+                let k = match solved {
+                    Solved::Win(_) => 0,
+                    Solved::Draw => 1,
+                    Solved::Loss(_) => 2,
+                };
+                counts[band][major][k] += 1;
+            }
+            for (b, c) in counts.iter().enumerate() {
+                for (major, who) in ["the lone stone to move", "the larger side to move"].iter().enumerate() {
+                    let [w, d, l] = c[major];
+                    let t = (w + d + l).max(1) as f64;
+                    eprintln!(
+                        "{} {n} stones, value in [{:+.2}, {:+.2}), {who}: {} positions, won {:.1} %, drawn {:.1} %, lost {:.1} %",
+                        variant.name(),
+                        bands[b],
+                        bands[b + 1],
+                        w + d + l,
+                        100.0 * w as f64 / t,
+                        100.0 * d as f64 / t,
+                        100.0 * l as f64 / t
+                    );
+                }
+            }
+        }
+    }
+}
