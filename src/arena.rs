@@ -209,6 +209,9 @@ fn analyze(game: &dyn AnyGame, player: &PlayerSpec, position: &str, seed: u64) -
     } else {
         Record::parse(position).map_err(|e| anyhow::anyhow!("--analyze: {e}"))?
     };
+    if player.uses_tables() {
+        game.prepare();
+    }
     let (_, s) = game
         .suggest(record, &player.budget(game.level_scale(), seed))
         .map_err(|e| anyhow::anyhow!("{}/{}: {e}", d.id, d.variant))?;

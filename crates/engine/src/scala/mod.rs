@@ -292,18 +292,15 @@ impl Game for Scala {
         Some(mix(key, side))
     }
 
-    /// A lone stone against at most six: the endgame tables' value
-    /// (docs/ai.md, "Scala endgame tables"), the tables built on first use.
+    /// The endgame tables' value where they hold the position (the smaller
+    /// side one stone, up to eight in all, or two, up to seven: docs/ai.md,
+    /// "Scala endgame tables"), the tables built on first use.
     fn solved(&self, pos: &Position) -> Option<crate::game::Solved> {
-        let [w, b] = pos.stones;
-        if (w | b).count_ones() as usize > table::STONES || (w.count_ones() != 1 && b.count_ones() != 1) {
-            return None;
-        }
         table::tables(self.variant).probe(pos)
     }
 
     fn prepare(&self) {
-        table::tables(self.variant);
+        table::tables(self.variant).prepare();
     }
 
     /// `hard` at threefold `medium`'s iterations was not distinct from it

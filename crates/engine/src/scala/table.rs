@@ -3,8 +3,9 @@
 //! After any legal move in either ruleset the stones left form one group
 //! that holds both colours, so the positions of `n` stones are the
 //! connected sets of `n` cells (8-connectivity, the hole cutting), each
-//! coloured with both colours, with a side to move. For each such position
-//! a table holds its value under perfect play: a win or a loss for the
+//! coloured with both colours, with a side to move. The tables hold those
+//! where the smaller colour has one stone (up to [`STONES`] in all) or two
+//! (up to [`PAIRS`]); for each, its value under perfect play: a win or a loss for the
 //! side to move and in how many plies, or a draw (neither side can force
 //! a win: the game goes on for ever). docs/ai.md, "Scala endgame tables".
 //!
@@ -73,42 +74,66 @@ struct Layer {
 }
 
 impl Layer {
-    /// A set, the lone stone's place in it, the lone colour, the side to move.
-    fn slots(&self) -> usize {
-        self.sets.len() * self.n * 4
+    /// Where the smaller colour's stones may stand in a set: one stone
+    /// (`n` places), or, up to [`PAIRS`] stones, two (`n(n-1)/2` pairs).
+    fn choices(&self) -> usize {
+        if self.n >= 4 && self.n <= PAIRS {
+            self.n + self.n * (self.n - 1) / 2
+        } else {
+            self.n
+        }
     }
 
-    /// The slot of a position whose `n` stones are one group, one colour
-    /// a lone stone; `None` otherwise.
+    /// A set, the smaller colour's place in it, that colour, the side to move.
+    fn slots(&self) -> usize {
+        self.sets.len() * self.choices() * 4
+    }
+
+    /// The slot of a position of the tables (one group of `n` stones, the
+    /// smaller colour one stone, or two with at most [`PAIRS`] stones);
+    /// `None` otherwise.
     fn slot(&self, stones: [u128; 2], to_move: Player) -> Option<usize> {
-        // The lone colour: white when white has one stone (both, with two
-        // stones), else black.
-        let lone = if stones[0].count_ones() == 1 {
-            0
-        } else if stones[1].count_ones() == 1 {
-            1
-        } else {
-            return None;
-        };
+        // The smaller colour; white when both have as many.
+        let minor = (stones[1].count_ones() < stones[0].count_ones()) as usize;
         let set = stones[0] | stones[1];
         let rank = self.sets.binary_search(&set).ok()?;
-        let below = stones[lone] - 1;
-        let i = (set & below).count_ones() as usize;
-        Some((((rank * self.n + i) << 1 | lone) << 1) | to_move as usize)
+        let m = stones[minor];
+        let place = match m.count_ones() {
+            1 => (set & (m - 1)).count_ones() as usize,
+            2 if self.n <= PAIRS => {
+                let i = (set & (m & m.wrapping_neg()).wrapping_sub(1)).count_ones() as usize;
+                let j = (set & ((1u128 << (127 - m.leading_zeros())) - 1)).count_ones() as usize;
+                self.n + j * (j - 1) / 2 + i
+            }
+            _ => return None,
+        };
+        Some((((rank * self.choices() + place) << 1 | minor) << 1) | to_move as usize)
     }
 
     fn position(&self, slot: usize) -> Option<Position> {
         let to_move = (slot & 1) as Player;
-        let lone = (slot >> 1) & 1;
-        let i = (slot >> 2) % self.n;
-        let set = self.sets[(slot >> 2) / self.n];
-        if self.n == 2 && lone == 1 {
-            return None; // one against one: filed under white
+        let minor = (slot >> 1) & 1;
+        let place = (slot >> 2) % self.choices();
+        let set = self.sets[(slot >> 2) / self.choices()];
+        let cells: Vec<u8> = Bits(set).collect();
+        let m = if place < self.n {
+            bit(cells[place])
+        } else {
+            let p = place - self.n;
+            let mut j = 1;
+            while (j + 1) * j / 2 <= p {
+                j += 1;
+            }
+            bit(cells[p - j * (j - 1) / 2]) | bit(cells[j])
+        };
+        let k = m.count_ones() as usize;
+        // The smaller colour as `slot` files it: white when both have as many.
+        if self.n - k < k || (self.n - k == k && minor == 1) {
+            return None;
         }
-        let cell = Bits(set).nth(i).expect("a member");
         let mut stones = [0u128; 2];
-        stones[lone] = bit(cell);
-        stones[1 - lone] = set & !bit(cell);
+        stones[minor] = m;
+        stones[1 - minor] = set & !m;
         // No move puts a stone on its own first cell (the notation refuses
         // it too), and un-moving could not reach such a position.
         if stones[0] & bit(FIRST_CELL[0]) != 0 || stones[1] & bit(FIRST_CELL[1]) != 0 {
@@ -158,10 +183,10 @@ impl Tables {
     }
 
     /// The value of a position still being played (the caller checks the
-    /// outcome first): a lone stone against at most `STONES - 1`, all in
-    /// one group. `None` for any other.
+    /// outcome first) that the tables hold ([`holds`]), all in one group.
+    /// `None` for any other.
     pub fn probe(&self, pos: &Position) -> Option<Solved> {
-        if pos.loser.is_some() {
+        if pos.loser.is_some() || !holds(pos.stones) {
             return None;
         }
         let n = pos.occupied().count_ones() as usize;
@@ -241,14 +266,26 @@ impl Tables {
 
 /// The most stones the tables hold: every position of a lone stone
 /// against at most six.
-pub const STONES: usize = 7;
+pub const STONES: usize = 8;
+
+/// The most stones of the positions where the smaller colour has two.
+pub const PAIRS: usize = 7;
+
+/// Whether the tables hold positions with these stones (one group
+/// assumed): the smaller colour one stone, up to [`STONES`] in all, or two,
+/// up to [`PAIRS`].
+pub fn holds(stones: [u128; 2]) -> bool {
+    let n = (stones[0] | stones[1]).count_ones() as usize;
+    let minor = stones[0].count_ones().min(stones[1].count_ones());
+    (minor == 1 && n <= STONES) || (minor == 2 && n <= PAIRS)
+}
 
 static TABLES: [LazyLock<Tables>; 2] =
     [LazyLock::new(|| Tables::new(Variant::Original)), LazyLock::new(|| Tables::new(Variant::Zillions))];
 
-/// The tables of `variant`, each layer built on first use (all seven:
-/// about 45 s of one core for the original rules, 30 s for Zillions',
-/// split over the cores; about 15 MB each).
+/// The tables of `variant`, each layer built on first use (all of them
+/// take minutes of CPU and about 150 MB a ruleset: docs/ai.md, "Scala
+/// endgame tables"; up to five stones, under a second).
 pub fn tables(variant: Variant) -> &'static Tables {
     &TABLES[variant as usize]
 }
@@ -452,8 +489,8 @@ mod tests {
         let z = tables(Variant::Zillions);
         let pos = read(Variant::Zillions, "to_move=black; white=j7,j8,k8,k9; black=i8");
         assert_eq!(z.probe(&pos), Some(Solved::Draw));
-        // More than one lone stone, or too many stones: not in the tables.
-        assert_eq!(t.probe(&read(Variant::Original, "to_move=white; white=e5,f5; black=e6,f6")), None);
+        // Three against three, or too many stones: not in the tables.
+        assert_eq!(t.probe(&read(Variant::Original, "to_move=white; white=e5,f5,g5; black=e6,f6,g6")), None);
         assert_eq!(t.probe(&read(Variant::Original, "to_move=white; white=f5; black=c6,d6,e6,f6,g6,h6,i6,i7")), None);
     }
 
@@ -469,7 +506,7 @@ mod tests {
             let variant = if f[0] == "original" { Variant::Original } else { Variant::Zillions };
             let pos = read(variant, f[2]);
             let [w, b] = pos.stones;
-            if (w | b).count_ones() as usize > most || (w.count_ones() != 1 && b.count_ones() != 1) {
+            if (w | b).count_ones() as usize > most || !holds(pos.stones) {
                 continue;
             }
             let n: u8 = f[3].trim_start_matches("won in ").parse().unwrap();
@@ -486,15 +523,21 @@ mod tests {
         assert!(proven_set_agrees(5) >= 1);
     }
 
-    /// The whole of it that the tables hold (about 75 s of one core to build
-    /// them): `cargo test --release -p parlour-engine --lib
-    /// scala::table::tests::the_proven_set -- --ignored`.
+    /// The whole of it that the tables hold, and the top layer checked
+    /// against its moves on every 97th slot (minutes of CPU to build them
+    /// all): `cargo test --release -p parlour-engine --lib
+    /// scala::table::tests::the_proven_set -- --ignored --nocapture`.
     #[test]
     #[ignore]
     fn the_proven_set_has_the_tables_lengths() {
         let n = proven_set_agrees(STONES);
         eprintln!("{n} positions of the proven set compared");
         assert!(n >= 10);
+        for variant in Variant::ALL {
+            let t = tables(variant);
+            let checked = check(&Scala::new(variant), t, t.layer(STONES).unwrap(), 97);
+            eprintln!("{}: {checked} positions of {STONES} stones checked against their moves", variant.name());
+        }
     }
 
     /// The ply limit makes a draw of a win it would cut short.
@@ -637,8 +680,8 @@ mod calibration {
     use super::*;
 
     /// The search value (`Game::search_value`, the side to move's) against
-    /// the tables' verdict, over the positions of `PARLOUR_TABLE_STONES`
-    /// stones (default 6), by bands of value; docs/ai.md, "Scala endgame
+    /// the tables' verdict, over the positions of a lone stone with
+    /// `PARLOUR_TABLE_STONES` stones in all (default 6), by bands of value; docs/ai.md, "Scala endgame
     /// tables". `cargo test --release -p parlour-engine --lib
     /// scala::table::calibration -- --ignored --nocapture`.
     #[test]
@@ -654,6 +697,9 @@ mod calibration {
             for slot in 0..layer.slots() {
                 let Some(solved) = layer.solved(slot) else { continue };
                 let pos = layer.position(slot).unwrap();
+                if pos.stones[0].count_ones().min(pos.stones[1].count_ones()) != 1 {
+                    continue; // a lone stone's endgames only
+                }
                 let v = game.search_value(&pos, pos.to_move);
                 let band = bands.windows(2).position(|w| v >= w[0] && v < w[1]).unwrap_or(4);
                 let major = (pos.stones[pos.to_move as usize].count_ones() > 1) as usize;

@@ -45,6 +45,15 @@ pub enum PlayerSpec {
     AlphaBeta { time: Option<Duration>, nodes: u64, config: AlphaBetaConfig },
 }
 
+impl PlayerSpec {
+    /// Whether the player reads the game's tables (`tb=on`): whoever runs
+    /// it builds them first ([`AnyGame::prepare`]), so no timed move pays
+    /// for that.
+    pub fn uses_tables(&self) -> bool {
+        matches!(self, PlayerSpec::Search { config, .. } if config.tables)
+    }
+}
+
 impl FromStr for PlayerSpec {
     type Err = String;
 
@@ -80,6 +89,11 @@ impl FromStr for PlayerSpec {
                 Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
                 _ => Err(format!("`{kv}`: not a number of zero or more")),
             };
+            let on_off = || match v {
+                "on" => Ok(true),
+                "off" => Ok(false),
+                _ => Err(format!("`{kv}`: {k} is on or off")),
+            };
             match k {
                 "ms" => time = Some(Duration::from_secs_f64(num(v)? / 1000.0)),
                 "it" => iterations = num(v)? as u64,
@@ -95,63 +109,21 @@ impl FromStr for PlayerSpec {
                         _ => return Err(format!("`{kv}`: leaf is best or static")),
                     }
                 }
-                "solver" => {
-                    config.solver = match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(format!("`{kv}`: solver is on or off")),
-                    }
-                }
+                "solver" => config.solver = on_off()?,
                 "tac" => config.tactics = num(v)? as u32,
                 "tn" => config.tactics_nodes = num(v)? as u64,
                 "mm" => config.minimax = num(v)?.min(1.0),
                 "par" => config.paranoid = num(v)?.min(1.0),
                 "qs" => config.quiescence = num(v)? as u32,
-                "ab" => {
-                    config.alpha_beta = match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(format!("`{kv}`: ab is on or off")),
-                    }
-                }
+                "ab" => config.alpha_beta = on_off()?,
                 "abq" => config.ab_quiescence = num(v)? as u32,
-                "lmr" => {
-                    config.ab_reductions = match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(format!("`{kv}`: lmr is on or off")),
-                    }
-                }
-                "qm" => {
-                    config.ab_capture_moves = match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(format!("`{kv}`: qm is on or off")),
-                    }
-                }
+                "lmr" => config.ab_reductions = on_off()?,
+                "qm" => config.ab_capture_moves = on_off()?,
                 "abn" => config.ab_nodes = num(v)? as u64,
                 "bs" => config.beginner_share = num(v)?.min(1.0),
-                "rep" => {
-                    config.repetition = match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(format!("`{kv}`: rep is on or off")),
-                    }
-                }
-                "pie" => {
-                    config.pie = match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(format!("`{kv}`: pie is on or off")),
-                    }
-                }
-                "tb" => {
-                    config.tables = match v {
-                        "on" => true,
-                        "off" => false,
-                        _ => return Err(format!("`{kv}`: tb is on or off")),
-                    }
-                }
+                "rep" => config.repetition = on_off()?,
+                "pie" => config.pie = on_off()?,
+                "tb" => config.tables = on_off()?,
                 "tbd" => {
                     config.table_draw = v.parse::<f64>().ok().filter(|x| (-1.0..=1.0).contains(x)).ok_or_else(|| format!("`{kv}`: tbd is a value from -1 to 1"))?
                 }
@@ -425,7 +397,7 @@ pub fn play_game(
         record.push("max_plies", max_plies.to_string());
     }
     let mut state = game.load(record)?;
-    if players.iter().any(|p| matches!(p, PlayerSpec::Search { config, .. } if config.tables)) {
+    if players.iter().any(|p| p.uses_tables()) {
         game.prepare();
     }
     // seat_of[i]: the participant that player index i currently is.
