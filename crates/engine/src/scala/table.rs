@@ -5,9 +5,10 @@
 //! connected sets of `n` cells (8-connectivity, the hole cutting), each
 //! coloured with both colours, with a side to move. The tables hold those
 //! where the smaller colour has one stone (up to [`STONES`] in all) or two
-//! (up to [`PAIRS`]); for each, its value under perfect play: a win or a loss for the
-//! side to move and in how many plies, or a draw (neither side can force
-//! a win: the game goes on for ever). docs/ai.md, "Scala endgame tables".
+//! (up to [`PAIRS`]); for each, its value under perfect play: a win or a
+//! loss for the side to move and in how many plies, or a draw (neither
+//! side can force a win: the game goes on for ever). docs/ai.md, "Scala
+//! endgame tables".
 //!
 //! The tables are built by retrograde analysis, a layer of `n` stones at a
 //! time (a move never adds a stone, so a capture leads into a smaller
@@ -69,7 +70,7 @@ struct Layer {
     n: usize,
     sets: Vec<u128>,
     /// Per slot: the state in the low two bits, the distance (at most 63
-    /// plies; the longest is 29) above them.
+    /// plies; the longest found is 33) above them.
     value: Vec<u8>,
 }
 
@@ -255,7 +256,7 @@ impl Tables {
             d += 1;
         }
         // Distances of 64 plies or more would be kept as 63 (none is: the
-        // longest is 29).
+        // longest found is 33).
         layer.value = state
             .iter()
             .map(|&v| if v & 3 == OFF as u16 { OFF } else { (v & 3) as u8 | ((v >> 2).min(63) as u8) << 2 })
@@ -284,7 +285,7 @@ static TABLES: [LazyLock<Tables>; 2] =
     [LazyLock::new(|| Tables::new(Variant::Original)), LazyLock::new(|| Tables::new(Variant::Zillions))];
 
 /// The tables of `variant`, each layer built on first use (all of them
-/// take minutes of CPU and about 150 MB a ruleset: docs/ai.md, "Scala
+/// take minutes of CPU and about 160 MB a ruleset: docs/ai.md, "Scala
 /// endgame tables"; up to five stones, under a second).
 pub fn tables(variant: Variant) -> &'static Tables {
     &TABLES[variant as usize]
