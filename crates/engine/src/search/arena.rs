@@ -124,9 +124,10 @@ impl FromStr for PlayerSpec {
                 "rep" => config.repetition = on_off()?,
                 "pie" => config.pie = on_off()?,
                 "tb" => config.tables = on_off()?,
-                "tbd" => {
-                    config.table_draw = v.parse::<f64>().ok().filter(|x| (-1.0..=1.0).contains(x)).ok_or_else(|| format!("`{kv}`: tbd is a value from -1 to 1"))?
-                }
+                "tbd" => match v.parse::<f64>() {
+                    Ok(x) if (-1.0..=1.0).contains(&x) => config.table_draw = x,
+                    _ => return Err(format!("`{kv}`: tbd is a value from -1 to 1")),
+                },
                 "ev" => {
                     config.ab_fitted = match v {
                         "fit" => true,
@@ -257,6 +258,12 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.ab_fitted != d.ab_fitted {
                     parts.push(format!("ev={}", if config.ab_fitted { "fit" } else { "base" }));
+                }
+                if config.tables != d.tables {
+                    parts.push(format!("tb={}", if config.tables { "on" } else { "off" }));
+                }
+                if config.table_draw != d.table_draw {
+                    parts.push(format!("tbd={}", config.table_draw));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }
@@ -812,6 +819,9 @@ mod tests {
             "mcts:it=300,abn=1000",
             "mcts:it=300,pie=on",
             "mcts:it=300,pie=on,ev=fit",
+            "mcts:ms=200,tb=on",
+            "mcts:it=300,tb=on,tbd=0",
+            "mcts:it=300,tb=on,tbd=-0.5",
             "mcts:it=300,qm=on,abn=1000",
             "mcts:it=30000,nodes=6000000",
             "ab:ms=5000",
@@ -833,6 +843,9 @@ mod tests {
             "mcts:pie=yes",
             "mcts:qm=yes",
             "mcts:ev=deep",
+            "mcts:tb=yes",
+            "mcts:tbd=2",
+            "mcts:tbd=x",
         ] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
@@ -854,6 +867,9 @@ mod tests {
         assert_eq!(config.beginner_share, 1.0);
         assert!("mcts:bs=-0.1".parse::<PlayerSpec>().is_err());
         assert!(err.contains(" abn, bs, "), "{err}");
+        assert!(err.contains(" tb, tbd"), "{err}");
+        assert!("mcts:tb=on".parse::<PlayerSpec>().unwrap().uses_tables());
+        assert!(!"mcts:tb=off".parse::<PlayerSpec>().unwrap().uses_tables());
         // `nodes` is the tree's cap, handed to the budget; 0 keeps the default.
         let spec: PlayerSpec = "mcts:it=30000,nodes=6000000".parse().unwrap();
         assert_eq!(spec.budget(LevelScale::default(), 1).max_nodes, 6_000_000);
