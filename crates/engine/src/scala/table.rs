@@ -116,16 +116,16 @@ impl Layer {
         let minor = (slot >> 1) & 1;
         let place = (slot >> 2) % self.choices();
         let set = self.sets[(slot >> 2) / self.choices()];
-        let cells: Vec<u8> = Bits(set).collect();
+        let cell = |k: usize| bit(Bits(set).nth(k).expect("a member of the set"));
         let m = if place < self.n {
-            bit(cells[place])
+            cell(place)
         } else {
             let p = place - self.n;
             let mut j = 1;
             while (j + 1) * j / 2 <= p {
                 j += 1;
             }
-            bit(cells[p - j * (j - 1) / 2]) | bit(cells[j])
+            cell(p - j * (j - 1) / 2) | cell(j)
         };
         let k = m.count_ones() as usize;
         // The smaller colour as `slot` files it: white when both have as many.
@@ -394,9 +394,17 @@ impl Layer {
     }
 }
 
+/// The layer the ignored table tests look at: `PARLOUR_TABLE_STONES`, or
+/// `default`.
+#[cfg(test)]
+fn stones_from_env(default: usize) -> usize {
+    std::env::var("PARLOUR_TABLE_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scala::Move;
 
     /// Every solved value agrees with its children's: a win in `d` has a
     /// move to a loss in `d - 1` (or a finished win when `d` is 1) and none
@@ -567,6 +575,82 @@ mod tests {
         assert_eq!(game.solved(&bounded), Some(Solved::Win(d)));
     }
 
+    /// The first position (white to move, in the order of the sets and
+    /// the colourings of `n` stones with `white` of them white) with at
+    /// most ten moves for which `wanted` holds, with the move it names.
+    fn find(n: usize, white: u32, wanted: impl Fn(&Position, &[Move]) -> Option<Move>) -> (Position, Move) {
+        let game = Scala::new(Variant::Original);
+        let mut moves = Vec::new();
+        for set in connected_sets(n) {
+            for mask in 0u32..1 << n {
+                if mask.count_ones() != white {
+                    continue;
+                }
+                let cells: Vec<u8> = Bits(set).collect();
+                let w =
+                    cells.iter().enumerate().filter(|(i, _)| mask & 1 << i != 0).fold(0u128, |a, (_, &c)| a | bit(c));
+                let pos = Position { stones: [w, set & !w], to_move: 0, loser: None };
+                if game.outcome(&pos).is_over() {
+                    continue;
+                }
+                moves.clear();
+                game.legal_moves(&pos, &mut moves);
+                if moves.len() <= 10 {
+                    if let Some(mv) = wanted(&pos, &moves) {
+                        return (pos, mv);
+                    }
+                }
+            }
+        }
+        panic!("no such position of {n} stones");
+    }
+
+    /// The tables' value of the position after `mv`, for its player to
+    /// move; `None` when the game is over there or the tables do not hold it.
+    fn after(pos: &Position, mv: Move) -> Option<Solved> {
+        let game = Scala::new(Variant::Original);
+        let mut child = *pos;
+        game.play(&mut child, mv);
+        if game.outcome(&child).is_over() {
+            return None;
+        }
+        tables(Variant::Original).probe(&child)
+    }
+
+    /// Outside the tables (three against three), a move into a solved draw
+    /// is worth `table_draw` to the searching player; in a solved draw, a
+    /// move into a solved loss is never played and is worth -1.
+    #[test]
+    fn a_solved_draw_is_worth_the_contempt_and_a_drawn_position_is_played_on() {
+        use crate::search::{mcts::Mcts, HeuristicEval, SearchConfig, SuggestBudget};
+        let game = Scala::new(Variant::Original);
+        let config = SearchConfig { tables: true, ..SearchConfig::default() };
+        let b = SuggestBudget { max_iterations: 200, ..Default::default() };
+        let suggest = |pos: Position| {
+            let mut search = Mcts::new(&game, &HeuristicEval, pos, config.clone(), &b);
+            search.run(&b);
+            search.suggestion().unwrap()
+        };
+
+        let (pos, drawing) =
+            find(6, 3, |pos, moves| moves.iter().copied().find(|&mv| after(pos, mv) == Some(Solved::Draw)));
+        assert_eq!(tables(Variant::Original).probe(&pos), None, "three against three is not held");
+        let s = suggest(pos);
+        let c = s.candidates.iter().find(|c| c.mv == drawing).expect("every move is a candidate");
+        assert_eq!(c.value as f32, config.table_draw as f32, "{pos:?}");
+
+        let (pos, losing) = find(5, 1, |pos, moves| {
+            let t = tables(Variant::Original);
+            (t.probe(pos) == Some(Solved::Draw))
+                .then(|| moves.iter().copied().find(|&mv| matches!(after(pos, mv), Some(Solved::Win(_)))))
+                .flatten()
+        });
+        let s = suggest(pos);
+        assert!(!matches!(after(&pos, s.mv), Some(Solved::Win(_))), "{pos:?}: {:?} walks into a loss", s.mv);
+        let c = s.candidates.iter().find(|c| c.mv == losing).expect("every move is a candidate");
+        assert_eq!(c.value, -1.0, "{pos:?}");
+    }
+
     /// With the tables on, the tree search plays a solved win out in its
     /// distance against itself, at a handful of iterations: each move the
     /// shortest win, each answer the longest loss.
@@ -598,7 +682,7 @@ mod tests {
     #[test]
     #[ignore]
     fn build_timing() {
-        let max: usize = std::env::var("PARLOUR_TABLE_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+        let max: usize = stones_from_env(5);
         for variant in Variant::ALL {
             let game = Scala::new(variant);
             let t = std::time::Instant::now();
@@ -644,7 +728,7 @@ mod probe {
     #[test]
     #[ignore]
     fn probe_positions() {
-        let max: usize = std::env::var("PARLOUR_TABLE_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(5);
+        let max: usize = stones_from_env(5);
         let spec = std::env::var("PARLOUR_TABLE_PROBE").unwrap_or_default();
         for variant in Variant::ALL {
             let items: Vec<&str> = spec
@@ -688,7 +772,7 @@ mod calibration {
     #[test]
     #[ignore]
     fn search_value_against_the_tables() {
-        let n: usize = std::env::var("PARLOUR_TABLE_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(6);
+        let n: usize = stones_from_env(6);
         let bands = [-1.01, -0.3, -0.1, 0.1, 0.3, 1.01];
         for variant in Variant::ALL {
             let game = Scala::new(variant);
