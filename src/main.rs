@@ -95,6 +95,10 @@ struct ServeArgs {
     /// about 50 bytes a node); past it the tree stops growing.
     #[arg(long, env = "PARLOUR_MAX_SEARCH_NODES", default_value_t = defaults::MAX_SEARCH_NODES)]
     max_search_nodes: u64,
+    /// Build the games' endgame tables (Scala's: minutes of CPU at start,
+    /// about 320 MB) on a background thread; searches read them once built.
+    #[arg(long, env = "PARLOUR_ENDGAME_TABLES")]
+    endgame_tables: bool,
     /// On SIGTERM/SIGINT, time between health going NOT_SERVING and the
     /// listener closing, in milliseconds.
     #[arg(long, env = "PARLOUR_DRAIN_MS", default_value_t = defaults::DRAIN_MS)]
@@ -228,6 +232,7 @@ async fn run() -> anyhow::Result<()> {
                     max_search_time: Duration::from_millis(a.max_search_ms),
                     max_search_iterations: a.max_search_iterations,
                     max_search_nodes: a.max_search_nodes,
+                    endgame_tables: a.endgame_tables,
                 },
                 tls: None,
                 transport: TransportLimits {

@@ -81,6 +81,10 @@ pub async fn run(
     };
     let addr = listener.local_addr()?;
     let registry = Arc::new(Registry::new());
+    if config.limits.endgame_tables {
+        tracing::info!("building the endgame tables (--endgame-tables); searches read them once ready");
+        crate::service::prepare_tables(registry.clone());
+    }
     let service = RulesService::new(registry, config.limits.clone()).with_request_timeout(config.request_timeout);
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();

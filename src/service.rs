@@ -44,6 +44,11 @@ pub struct Limits {
     /// 50 bytes a node); past it the tree stops growing and the search goes
     /// on within its time and iterations.
     pub max_search_nodes: u64,
+    /// Whether searches read the games' endgame tables (Scala's), once
+    /// [`prepare_tables`] has built them; until then they search without.
+    /// Off by default: the tables take minutes of CPU and about 320 MB
+    /// (docs/operations.md, "Endgame tables").
+    pub endgame_tables: bool,
 }
 
 impl Default for Limits {
@@ -55,8 +60,30 @@ impl Default for Limits {
             max_search_time: Duration::from_millis(crate::config::MAX_SEARCH_MS),
             max_search_iterations: crate::config::MAX_SEARCH_ITERATIONS,
             max_search_nodes: crate::config::MAX_SEARCH_NODES,
+            endgame_tables: false,
         }
     }
+}
+
+/// Builds every game's endgame tables ([`AnyGame::prepare`]) on a thread
+/// of its own, logging each build that took time, so that a server
+/// started with [`Limits::endgame_tables`] serves at once and its searches
+/// read the tables from when they are ready.
+pub fn prepare_tables(registry: Arc<Registry>) -> std::thread::JoinHandle<()> {
+    std::thread::Builder::new()
+        .name("endgame-tables".into())
+        .spawn(move || {
+            for game in registry.all() {
+                let started = Instant::now();
+                game.prepare();
+                let took = started.elapsed();
+                if took > Duration::from_millis(100) {
+                    let d = game.description();
+                    tracing::info!(game = d.id, variant = d.variant, secs = took.as_secs_f64(), "endgame tables ready");
+                }
+            }
+        })
+        .expect("a thread for the endgame tables")
 }
 
 /// The rules service: stateless but for its game table and limits.
@@ -641,6 +668,7 @@ impl Rules for RulesService {
                 caller_deadline,
                 stop,
             )?;
+            self.with_tables(game, &mut engine_budget);
             let record = convert::record_for(game.description(), state).map_err(rules(Origin::State(state)))?;
             engine_budget.history = budget::history_keys(game, &r.history)?;
             let origin_state = state.clone();
@@ -718,6 +746,7 @@ impl Rules for RulesService {
             // request timeout) ends it.
             let mut budget =
                 self.search_budget(r.budget, &r.level, game.level_scale(), self.limits.max_search_time, None, stop)?;
+            self.with_tables(game, &mut budget);
             // The stream ends by budget + grace even if the client does not
             // read it (the transport layer enforces this).
             let stream_end = budget.time_limit.map(|t| {

@@ -95,6 +95,17 @@ impl RulesService {
     }
 }
 
+impl RulesService {
+    /// [`crate::service::Limits::endgame_tables`]: a tree search of `game`
+    /// reads its endgame tables once they are built (before, and without
+    /// the flag, it searches without them).
+    pub(super) fn with_tables(&self, game: &dyn AnyGame, budget: &mut SuggestBudget) {
+        if let Strategy::Mcts(config) = &mut budget.player {
+            config.tables = self.limits.endgame_tables && game.prepared();
+        }
+    }
+}
+
 /// The repetition keys of a request's `history` (earlier positions of the
 /// game, as position texts) for [`SuggestBudget::history`]; an entry that
 /// is not a position of `game` is refused, naming it (`history[3]`).
@@ -178,6 +189,34 @@ mod tests {
 
     fn service(request_timeout: Duration) -> RulesService {
         RulesService::new(Arc::new(Registry::new()), Limits::default()).with_request_timeout(request_timeout)
+    }
+
+    /// `--endgame-tables`: a tree search reads a game's tables only when the
+    /// server was started with them and they are built; a game with none
+    /// to build (Squeeze) counts as built, and Scala's are not built in
+    /// this test.
+    #[test]
+    fn searches_read_the_tables_only_when_asked_and_built() {
+        let registry = Arc::new(Registry::new());
+        let reads = |endgame_tables: bool, id: &str, level: &str| {
+            let s = RulesService::new(registry.clone(), Limits { endgame_tables, ..Limits::default() });
+            let game = registry.get(id, "").unwrap();
+            let mut b = s
+                .search_budget(None, level, game.level_scale(), Duration::from_millis(200), None, Arc::default())
+                .unwrap();
+            s.with_tables(game, &mut b);
+            match b.player {
+                Strategy::Mcts(c) => c.tables,
+                _ => false,
+            }
+        };
+        assert!(!registry.get("scala", "original").unwrap().prepared(), "built by no test of this crate");
+        for level in ["", "hard"] {
+            assert!(reads(true, "squeeze", level), "{level}");
+            assert!(!reads(false, "squeeze", level), "{level}");
+            assert!(!reads(true, "scala", level), "not built yet: {level}");
+            assert!(!reads(false, "scala", level), "{level}");
+        }
     }
 
     fn thinking_time(s: &RulesService, asked: Duration, caller: Option<Duration>) -> Duration {

@@ -279,7 +279,7 @@ pub(super) async fn analyze_game(
         }
         let stop = Arc::new(AtomicBool::new(false));
         let stop_on_drop = StopOnDrop(stop.clone());
-        let budget = svc.search_budget(
+        let mut budget = svc.search_budget(
             r.budget,
             &r.level,
             input.game.level_scale(),
@@ -287,6 +287,7 @@ pub(super) async fn analyze_game(
             None,
             stop.clone(),
         )?;
+        svc.with_tables(input.game, &mut budget);
         let game = input.game;
         // Replay first: a game with an illegal move is refused now, as a
         // status naming the move.

@@ -418,4 +418,8 @@ impl<G: Game> Game for Bounded<G> {
     fn prepare(&self) {
         self.game.prepare()
     }
+
+    fn prepared(&self) -> bool {
+        self.game.prepared()
+    }
 }

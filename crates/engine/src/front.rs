@@ -344,6 +344,8 @@ pub trait AnyGame: Send + Sync {
     fn level_scale(&self) -> crate::search::level::LevelScale;
     /// [`Game::prepare`]: builds the player's tables ahead of use.
     fn prepare(&self);
+    /// [`Game::prepared`]: whether those tables are built.
+    fn prepared(&self) -> bool;
     /// The state after a legal move given by its notation (for a
     /// suggestion's state after).
     fn after(&self, record: Record, notation: &str) -> Result<StateView, RulesError> {
@@ -714,6 +716,10 @@ impl<G: Game> AnyGame for G {
 
     fn prepare(&self) {
         Game::prepare(self)
+    }
+
+    fn prepared(&self) -> bool {
+        Game::prepared(self)
     }
 
     fn start(&self) -> StateView {

@@ -814,9 +814,15 @@ pub trait Game: Send + Sync + 'static {
     }
 
     /// Builds ahead of use what [`Game::solved`] builds on first use
-    /// (Scala's endgame tables, some seconds of work), so that no timed
+    /// (Scala's endgame tables, minutes of work), so that no timed
     /// search pays for it. Idempotent; nothing by default.
     fn prepare(&self) {}
+
+    /// Whether what [`Game::prepare`] builds is built, so that
+    /// [`Game::solved`] answers at once. True by default (nothing to build).
+    fn prepared(&self) -> bool {
+        true
+    }
 
     /// A key for telling a repeated position, equal for two positions that
     /// are the same but for move counters (`ply`), or `None` (the default)

@@ -303,6 +303,10 @@ impl Game for Scala {
         table::tables(self.variant).prepare();
     }
 
+    fn prepared(&self) -> bool {
+        table::tables(self.variant).ready()
+    }
+
     /// `hard` at threefold `medium`'s iterations was not distinct from it
     /// in either ruleset and at tenfold it was (the original rules): the
     /// levels take a tenfold step there (docs/ai.md, "Levels per game").

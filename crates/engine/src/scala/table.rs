@@ -183,6 +183,11 @@ impl Tables {
         self.layer(STONES);
     }
 
+    /// Whether every layer is built.
+    pub fn ready(&self) -> bool {
+        self.layers.iter().all(|l| l.get().is_some())
+    }
+
     /// The value of a position still being played (the caller checks the
     /// outcome first) that the tables hold ([`holds`]), all in one group.
     /// `None` for any other.
@@ -266,7 +271,7 @@ impl Tables {
 }
 
 /// The most stones the tables hold: every position of a lone stone
-/// against at most six.
+/// against at most seven.
 pub const STONES: usize = 8;
 
 /// The most stones of the positions where the smaller colour has two.
