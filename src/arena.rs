@@ -19,7 +19,8 @@ use parlour_engine::{AnyGame, MoveInput, Outcome, Record, Registry};
 mcts[:ms=<time a move>,it=<iterations a move>,nodes=<the tree's cap on nodes; default 2 000 000>,c=<exploration>,pv=<prior visits>,t=<prior temperature>,\
 playout=<plies>,leaf=<best|static>,solver=<on|off>,tac=<tactical horizon, plies; 0 off>,tn=<tactical positions>,mm=<implicit minimax weight, 0..1>,rep=<on|off: a repeated position is a draw (Scala); default on>,par=<three or more players: weight of the searching player's value at the others' choices, 0 (max-n)..1 (paranoid); default 0.5, as every level>,abn=<play-phase alpha-beta positions (Squeeze family)>,pie=<on|off: the pie rule's set-up end and choice judged by that search; on in Swish's master>,\
 bs=<share of moves, 0..1, played as beginner plays them instead of by the search; 0.65 and 0.35 in three-player Shoulder to Shoulder's easy and medium>,\
-tb=<on|off: Scala's endgame tables, built before the first game; default off>,tbd=<what a draw the tables prove is worth to the player, -1..1; default -0.2>] | \
+tb=<on|off: Scala's endgame tables, built before the first game; default off>,tbd=<what a draw the tables prove is worth to the player, -1..1; default -0.2>,\
+mg=<stones: at the root, a move whose worst capture in reply costs more than this over the safest move's comes last (Scala); 0 off, the default>] | \
 ab[:ms=<time a move>,depth=<plies>,nodes=<positions a move>,pre=<tree-search iterations in the pre-game: Squeeze's set-up and pie choice>,pretn=<their tactical positions>] \
 (the alpha-beta baseline; with three or more players, Best-Reply Search)\n\
 Example: parlour arena --game contiguity --game scala --player mcts:ms=200 --opponent random --opponent greedy\n\

@@ -422,4 +422,8 @@ impl<G: Game> Game for Bounded<G> {
     fn prepared(&self) -> bool {
         self.game.prepared()
     }
+
+    fn material(&self, pos: &Self::Position, player: Player) -> Option<i32> {
+        self.game.material(&pos.inner, player)
+    }
 }

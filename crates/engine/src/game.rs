@@ -824,6 +824,15 @@ pub trait Game: Send + Sync + 'static {
         true
     }
 
+    /// `player`'s material lead (stones against the others'), where the
+    /// game has a plain count of material ([`SearchConfig::material_guard`]
+    /// of the tree search); `None` by default.
+    ///
+    /// [`SearchConfig::material_guard`]: crate::search::SearchConfig::material_guard
+    fn material(&self, _pos: &Self::Position, _player: Player) -> Option<i32> {
+        None
+    }
+
     /// A key for telling a repeated position, equal for two positions that
     /// are the same but for move counters (`ply`), or `None` (the default)
     /// where the player should not treat a repetition as a draw. The tree

@@ -303,6 +303,12 @@ impl Game for Scala {
         table::tables(self.variant).prepare();
     }
 
+    fn material(&self, pos: &Position, player: Player) -> Option<i32> {
+        let [w, b] = pos.stones;
+        let lead = w.count_ones() as i32 - b.count_ones() as i32;
+        Some(if player == 0 { lead } else { -lead })
+    }
+
     fn prepared(&self) -> bool {
         table::tables(self.variant).ready()
     }

@@ -124,6 +124,7 @@ impl FromStr for PlayerSpec {
                 "rep" => config.repetition = on_off()?,
                 "pie" => config.pie = on_off()?,
                 "tb" => config.tables = on_off()?,
+                "mg" => config.material_guard = num(v)? as u32,
                 "tbd" => match v.parse::<f64>() {
                     Ok(x) if (-1.0..=1.0).contains(&x) => config.table_draw = x,
                     _ => return Err(format!("`{kv}`: tbd is a value from -1 to 1")),
@@ -137,7 +138,7 @@ impl FromStr for PlayerSpec {
                 }
                 _ => {
                     return Err(format!(
-                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, par, qs, ab, abq, lmr, qm, abn, bs, pie, ev, tb, tbd"
+                    "`{kv}`: keys are ms, it, nodes, c, pv, t, playout, leaf, solver, tac, tn, mm, par, qs, ab, abq, lmr, qm, abn, bs, pie, ev, tb, tbd, mg"
                 ))
                 }
             }
@@ -264,6 +265,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if config.table_draw != d.table_draw {
                     parts.push(format!("tbd={}", config.table_draw));
+                }
+                if config.material_guard != d.material_guard {
+                    parts.push(format!("mg={}", config.material_guard));
                 }
                 write!(f, "mcts:{}", parts.join(","))
             }
@@ -822,6 +826,7 @@ mod tests {
             "mcts:ms=200,tb=on",
             "mcts:it=300,tb=on,tbd=0",
             "mcts:it=300,tb=on,tbd=-0.5",
+            "mcts:ms=200,tb=on,mg=4",
             "mcts:it=300,qm=on,abn=1000",
             "mcts:it=30000,nodes=6000000",
             "ab:ms=5000",

@@ -178,6 +178,12 @@ pub struct SearchConfig {
     /// still holds the chances of a game against a fallible opponent, so
     /// the searching player prefers the latter ("contempt").
     pub table_draw: f64,
+    /// Two players, where the game counts material ([`Game::material`]):
+    /// at the root, a move after which the opponent's best capture leaves
+    /// the player more than this many stones worse off than after the
+    /// safest move is played only when nothing else is (proven wins
+    /// first). 0: off.
+    pub material_guard: u32,
 }
 
 impl Default for SearchConfig {
@@ -205,6 +211,7 @@ impl Default for SearchConfig {
             beginner_share: 0.0,
             tables: false,
             table_draw: -0.2,
+            material_guard: 0,
         }
     }
 }
@@ -935,6 +942,10 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                 1
             }
         };
+        // At the root: the moves that lose much more material than the
+        // safest one after it.
+        let unsafe_moves = if node == 0 { self.material_risks() } else { None };
+        let risky = |c: usize| unsafe_moves.as_ref().is_some_and(|r| r[c - first]);
         let mut order: Vec<usize> = (first..first + count).collect();
         order.sort_by(|&a, &b| {
             let k = class(a);
@@ -946,10 +957,56 @@ impl<'a, G: Game, E: Evaluator<G> + ?Sized> Mcts<'a, G, E> {
                     0 => self.nodes[b].dist.cmp(&self.nodes[a].dist),
                     _ => std::cmp::Ordering::Equal,
                 })
+                .then_with(|| if k == 1 { risky(a).cmp(&risky(b)) } else { std::cmp::Ordering::Equal })
                 .then(self.nodes[b].visits.cmp(&self.nodes[a].visits))
                 .then(self.value(b, mover).total_cmp(&self.value(a, mover)))
         });
         order
+    }
+
+    /// [`SearchConfig::material_guard`]: for each child of the root (in
+    /// order), whether the opponent's reply that leaves the root's player
+    /// the least material leaves it more than the guard's stones below
+    /// what the safest child keeps; `None` when off or not counted.
+    fn material_risks(&self) -> Option<Vec<bool>> {
+        let game = self.game;
+        let root = &self.nodes[0];
+        if self.config.material_guard == 0 || self.seats != 2 || !root.expanded || root.count < 2 {
+            return None;
+        }
+        let me = game.to_move(&self.root);
+        game.material(&self.root, me)?;
+        let mut replies = Vec::new();
+        let first = root.first as usize;
+        let worst: Vec<i32> = (first..first + root.count as usize)
+            .map(|c| {
+                let mut child = self.root.clone();
+                let mv = self.nodes[c].mv.expect("a child has a move");
+                let me = game.player_after(&self.root, mv, me);
+                game.play(&mut child, mv);
+                let here = game.material(&child, me).unwrap_or(0);
+                if game.outcome(&child).is_over() {
+                    return here;
+                }
+                replies.clear();
+                game.legal_moves(&child, &mut replies);
+                replies
+                    .iter()
+                    .map(|&r| {
+                        let mut next = child.clone();
+                        let me = game.player_after(&child, r, me);
+                        game.play(&mut next, r);
+                        match game.outcome(&next) {
+                            Outcome::Ongoing => game.material(&next, me).unwrap_or(0),
+                            _ => here,
+                        }
+                    })
+                    .min()
+                    .unwrap_or(here)
+            })
+            .collect();
+        let safest = *worst.iter().max()?;
+        Some(worst.iter().map(|&w| w < safest - self.config.material_guard as i32).collect())
     }
 
     /// The analysis so far; `None` when the root has no move.
@@ -1133,5 +1190,45 @@ mod tests {
         };
         assert_eq!(answer(0.0), answer(1.0));
         assert_eq!(answer(0.0), answer(SearchConfig::default().paranoid));
+    }
+
+    /// The material guard: at the collapse of the undecided seed-9 game
+    /// (docs/ai.md, "The tables measured again"), the plain search plays a
+    /// move after which the opponent's best capture costs the player more
+    /// than the guard's stones over the safest move; with the guard it
+    /// plays one within it. Each move's worst case is counted here by hand.
+    #[test]
+    fn the_material_guard_keeps_the_root_move_within_its_stones_of_the_safest() {
+        let game = crate::Bounded::new(crate::scala::Scala::new(crate::scala::Variant::Original));
+        let text = "to_move=black; white=e5,g5,e6,f6,g6,i6,i7,j7,j9; black=f3,f4,h6,i8,e9,f9,g9,h9,i9,e10; ply=11; max_plies=600";
+        let pos = game.from_record(crate::notation::Record::parse(text).unwrap()).unwrap();
+        let me = game.to_move(&pos);
+        let worst = |mv| {
+            let mut child = pos.clone();
+            game.play(&mut child, mv);
+            let mut replies = Vec::new();
+            game.legal_moves(&child, &mut replies);
+            replies
+                .iter()
+                .map(|&r| {
+                    let mut next = child.clone();
+                    game.play(&mut next, r);
+                    game.material(&next, me).unwrap()
+                })
+                .min()
+                .unwrap()
+        };
+        let mut moves = Vec::new();
+        game.legal_moves(&pos, &mut moves);
+        let safest = moves.iter().map(|&m| worst(m)).max().unwrap();
+        let play = |guard: u32| {
+            let config = SearchConfig { material_guard: guard, ..SearchConfig::default() };
+            let budget = SuggestBudget { seed: 1, max_iterations: 3000, ..Default::default() };
+            let mut search = Mcts::new(&game, &HeuristicEval, pos.clone(), config, &budget);
+            search.run(&budget);
+            search.suggestion().unwrap().mv
+        };
+        assert!(worst(play(0)) < safest - 4, "the plain search's move is one the guard turns away");
+        assert!(worst(play(4)) >= safest - 4, "{} against {safest}", worst(play(4)));
     }
 }
