@@ -96,7 +96,7 @@ struct ServeArgs {
     #[arg(long, env = "PARLOUR_MAX_SEARCH_NODES", default_value_t = defaults::MAX_SEARCH_NODES)]
     max_search_nodes: u64,
     /// Build the games' endgame tables (Scala's: minutes of CPU at start,
-    /// about 320 MB) on a background thread; searches read them once built.
+    /// about 380 MiB) on a background thread; searches read them once built.
     #[arg(long, env = "PARLOUR_ENDGAME_TABLES")]
     endgame_tables: bool,
     /// On SIGTERM/SIGINT, time between health going NOT_SERVING and the

@@ -304,9 +304,8 @@ impl Game for Scala {
     }
 
     fn material(&self, pos: &Position, player: Player) -> Option<i32> {
-        let [w, b] = pos.stones;
-        let lead = w.count_ones() as i32 - b.count_ones() as i32;
-        Some(if player == 0 { lead } else { -lead })
+        let count = |p: Player| pos.stones[p as usize].count_ones() as i32;
+        Some(count(player) - count(other(player)))
     }
 
     fn prepared(&self) -> bool {
