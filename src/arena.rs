@@ -103,6 +103,11 @@ pub struct ArenaArgs {
     /// by the lowest penalty total (tied: a draw).
     #[arg(long, conflicts_with_all = ["analyze", "replay", "endgames"])]
     matches: bool,
+    /// Load the games' endgame tables from this folder before playing
+    /// (building and saving there those missing), so that players with
+    /// `tb=on` do not spend minutes building them (`parlour tables DIR`).
+    #[arg(long, value_name = "DIR")]
+    endgame_tables_dir: Option<std::path::PathBuf>,
 }
 
 /// The ladder's rungs when `--rung` is not given.
@@ -123,6 +128,14 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
         }
         let (id, variant) = g.split_once('/').unwrap_or((g, ""));
         games.push(registry.get(id, variant).map_err(|e| anyhow::anyhow!("{g}: {e}"))?);
+    }
+    if let Some(dir) = &a.endgame_tables_dir {
+        let store = parlour::tables::TableDir::open(dir).map_err(|e| anyhow::anyhow!("--endgame-tables-dir {e}"))?;
+        let started = std::time::Instant::now();
+        for game in &games {
+            game.prepare(&store);
+        }
+        eprintln!("# endgame tables ready from {} in {:.1} s", dir.display(), started.elapsed().as_secs_f64());
     }
     if let Some(position) = &a.analyze {
         for game in games {
@@ -212,7 +225,7 @@ fn analyze(game: &dyn AnyGame, player: &PlayerSpec, position: &str, seed: u64) -
         Record::parse(position).map_err(|e| anyhow::anyhow!("--analyze: {e}"))?
     };
     if player.uses_tables() {
-        game.prepare();
+        game.prepare(&parlour_engine::store::NoStore);
     }
     let (_, s) = game
         .suggest(record, &player.budget(game.level_scale(), seed))

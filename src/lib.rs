@@ -7,6 +7,7 @@
 //! maps engine errors to rich gRPC statuses ([`errors`]), traces,
 //! counts and logs each call ([`calls`], [`telemetry`]) and runs the server
 //! with its health, reflection, limits and graceful shutdown ([`server`]).
+//! Endgame tables are built, or loaded from a folder, by [`tables`].
 //!
 //! The client tools of the `parlour` binary (`healthcheck`, `arena`,
 //! `bench`) are not part of this library: they are modules of the binary
@@ -21,6 +22,7 @@ pub mod malloc;
 pub mod render;
 pub mod server;
 pub mod service;
+pub mod tables;
 pub mod telemetry;
 pub mod transport;
 pub mod web;

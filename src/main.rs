@@ -56,6 +56,16 @@ enum Command {
     /// What the games are like: self-play balance, length, branching and
     /// drama with 95 % intervals, as markdown, JSON and SVG (docs/games.md).
     Metrics(metrics::MetricsArgs),
+    /// Build every game's endgame tables into a folder (or check the ones
+    /// there) for `serve --endgame-tables-dir`, and exit.
+    Tables(TablesArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct TablesArgs {
+    /// The folder (created if missing).
+    #[arg(value_name = "DIR")]
+    dir: std::path::PathBuf,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -96,9 +106,14 @@ struct ServeArgs {
     #[arg(long, env = "PARLOUR_MAX_SEARCH_NODES", default_value_t = defaults::MAX_SEARCH_NODES)]
     max_search_nodes: u64,
     /// Build the games' endgame tables (Scala's: minutes of CPU at start,
-    /// about 380 MiB) on a background thread; searches read them once built.
+    /// about 280 MiB) on a background thread; searches read them once built.
     #[arg(long, env = "PARLOUR_ENDGAME_TABLES")]
     endgame_tables: bool,
+    /// A folder for the endgame tables (implies --endgame-tables): each is
+    /// loaded from there in seconds, or built and saved there when missing
+    /// or damaged (`parlour tables DIR` fills it ahead; 227 MiB).
+    #[arg(long, env = "PARLOUR_ENDGAME_TABLES_DIR", value_name = "DIR")]
+    endgame_tables_dir: Option<std::path::PathBuf>,
     /// On SIGTERM/SIGINT, time between health going NOT_SERVING and the
     /// listener closing, in milliseconds.
     #[arg(long, env = "PARLOUR_DRAIN_MS", default_value_t = defaults::DRAIN_MS)]
@@ -216,6 +231,16 @@ async fn run() -> anyhow::Result<()> {
         Command::Arena(a) => tokio::task::block_in_place(|| arena::main(a)),
         Command::Bench(a) => loadtest::main(a).await,
         Command::Metrics(a) => tokio::task::block_in_place(|| metrics::main(a)),
+        Command::Tables(a) => {
+            let telemetry = parlour::telemetry::Telemetry::init(false)?;
+            let dir = parlour::tables::TableDir::open(&a.dir).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let took = tokio::task::block_in_place(|| {
+                parlour::tables::prepare_all(&parlour_engine::registry::Registry::new(), Some(&dir))
+            });
+            outln!("endgame tables ready in {} after {:.1} s", a.dir.display(), took.as_secs_f64());
+            telemetry.shutdown();
+            Ok(())
+        }
         Command::Serve(a) => {
             let telemetry = parlour::telemetry::Telemetry::init(matches!(a.log_format, LogFormat::Json))?;
             let config = ServerConfig {
@@ -232,7 +257,7 @@ async fn run() -> anyhow::Result<()> {
                     max_search_time: Duration::from_millis(a.max_search_ms),
                     max_search_iterations: a.max_search_iterations,
                     max_search_nodes: a.max_search_nodes,
-                    endgame_tables: a.endgame_tables,
+                    endgame_tables: a.endgame_tables || a.endgame_tables_dir.is_some(),
                 },
                 tls: None,
                 transport: TransportLimits {
@@ -254,6 +279,7 @@ async fn run() -> anyhow::Result<()> {
                     ..Default::default()
                 },
                 bench_echo: a.bench_echo,
+                endgame_tables_dir: a.endgame_tables_dir,
             };
             let read =
                 |p: &std::path::Path| std::fs::read(p).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", p.display()));

@@ -38,6 +38,10 @@ pub struct ServerConfig {
     /// Also serve the bench-only echo floor (`crate::echo`,
     /// `parlour serve --bench-echo`); never on by default.
     pub bench_echo: bool,
+    /// With [`Limits::endgame_tables`]: the folder the tables are loaded
+    /// from, and saved to when built ([`crate::tables::TableDir`]); `None`
+    /// builds them in memory at every start.
+    pub endgame_tables_dir: Option<std::path::PathBuf>,
 }
 
 /// PEM-encoded TLS material.
@@ -63,6 +67,7 @@ impl Default for ServerConfig {
             transport: TransportLimits::default(),
             web: crate::web::WebConfig::default(),
             bench_echo: false,
+            endgame_tables_dir: None,
         }
     }
 }
@@ -82,8 +87,13 @@ pub async fn run(
     let addr = listener.local_addr()?;
     let registry = Arc::new(Registry::new());
     if config.limits.endgame_tables {
-        tracing::info!("building the endgame tables (--endgame-tables); searches read them once ready");
-        crate::service::prepare_tables(registry.clone());
+        let dir = config.endgame_tables_dir.as_deref().map(crate::tables::TableDir::open).transpose();
+        let dir = dir.map_err(|e| anyhow::anyhow!("--endgame-tables-dir {e}"))?;
+        tracing::info!(
+            folder = config.endgame_tables_dir.as_ref().map(|d| d.display().to_string()),
+            "preparing the endgame tables (--endgame-tables); searches read them once ready"
+        );
+        crate::tables::prepare_in_background(registry.clone(), dir);
     }
     let service = RulesService::new(registry, config.limits.clone()).with_request_timeout(config.request_timeout);
 

@@ -45,8 +45,9 @@ pub struct Limits {
     /// on within its time and iterations.
     pub max_search_nodes: u64,
     /// Whether searches read the games' endgame tables (Scala's), once
-    /// [`prepare_tables`] has built them; until then they search without.
-    /// Off by default: the tables take minutes of CPU and about 380 MiB
+    /// [`crate::tables::prepare_in_background`] has built or loaded them;
+    /// until then they search without.
+    /// Off by default: the tables take minutes of CPU and about 280 MiB
     /// (docs/operations.md, "Endgame tables").
     pub endgame_tables: bool,
 }
@@ -64,44 +65,6 @@ impl Default for Limits {
         }
     }
 }
-
-/// Builds every game's endgame tables ([`AnyGame::prepare`]) on a thread
-/// of its own, logging each build that took time, so that a server
-/// started with [`Limits::endgame_tables`] serves at once and its searches
-/// read the tables from when they are ready. On Linux the thread (and the
-/// threads it starts, which inherit it) runs at nice [`TABLES_NICE`], so
-/// that calls keep most of the CPU while the tables are built. A thread
-/// that cannot be started is logged, and the server goes on without them.
-pub fn prepare_tables(registry: Arc<Registry>) {
-    let started = std::thread::Builder::new().name("endgame-tables".into()).spawn(move || {
-        #[cfg(all(target_os = "linux", target_env = "gnu"))]
-        // SAFETY: setpriority only changes this thread's nice value (on
-        // Linux the nice value is a thread's, and the threads it starts
-        // inherit it); it touches no memory.
-        unsafe {
-            let tid = libc::gettid() as libc::id_t;
-            if libc::setpriority(libc::PRIO_PROCESS, tid, TABLES_NICE) != 0 {
-                tracing::warn!("could not lower the endgame tables' priority; they build at the server's");
-            }
-        }
-        for game in registry.all() {
-            let started = Instant::now();
-            game.prepare();
-            let took = started.elapsed();
-            if took > Duration::from_millis(100) {
-                let d = game.description();
-                tracing::info!(game = d.id, variant = d.variant, secs = took.as_secs_f64(), "endgame tables ready");
-            }
-        }
-    });
-    if let Err(e) = started {
-        tracing::error!(error = %e, "could not start the endgame tables' thread; searches go on without them");
-    }
-}
-
-/// The nice value of the endgame tables' build ([`prepare_tables`]): a
-/// call's thread (nice 0) gets about ten times its share of a core.
-pub const TABLES_NICE: i32 = 10;
 
 /// The rules service: stateless but for its game table and limits.
 #[derive(Clone)]

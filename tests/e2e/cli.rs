@@ -218,3 +218,27 @@ fn refit_refuses_fewer_than_two_seats_and_matches_read_three_seats_head_to_head(
         "two seats: the share is already head to head: {two}"
     );
 }
+
+/// A folder for the endgame tables that cannot be one stops `serve`,
+/// `tables` and `arena` at once, naming the flag and the path, before any
+/// table is built.
+#[test]
+fn an_endgame_tables_folder_that_cannot_be_made_is_refused_by_name() {
+    let dir = std::env::temp_dir().join(format!("parlour-cli-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let below = file.join("tables");
+    let below = below.to_str().unwrap();
+    for (args, flag) in [
+        (vec!["serve", "--listen", "127.0.0.1:0", "--endgame-tables-dir", below], "--endgame-tables-dir"),
+        (vec!["tables", below], ""),
+        (vec!["arena", "--game", "scala", "--games", "1", "--endgame-tables-dir", below], "--endgame-tables-dir"),
+    ] {
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(below) && err.contains("cannot create"), "{args:?}: {err}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

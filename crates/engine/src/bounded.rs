@@ -415,8 +415,8 @@ impl<G: Game> Game for Bounded<G> {
         self.game.level_scale()
     }
 
-    fn prepare(&self) {
-        self.game.prepare()
+    fn prepare(&self, store: &dyn crate::store::TableStore) {
+        self.game.prepare(store)
     }
 
     fn prepared(&self) -> bool {

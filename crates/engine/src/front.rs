@@ -342,8 +342,9 @@ pub trait AnyGame: Send + Sync {
     /// search's iterations and the play-phase alpha-beta's positions,
     /// [`Game::level_scale`]).
     fn level_scale(&self) -> crate::search::level::LevelScale;
-    /// [`Game::prepare`]: builds the player's tables ahead of use.
-    fn prepare(&self);
+    /// [`Game::prepare`]: builds the player's tables ahead of use, or
+    /// loads them from `store`.
+    fn prepare(&self, store: &dyn crate::store::TableStore);
     /// [`Game::prepared`]: whether those tables are built.
     fn prepared(&self) -> bool;
     /// The state after a legal move given by its notation (for a
@@ -714,8 +715,8 @@ impl<G: Game> AnyGame for G {
         Game::level_scale(self)
     }
 
-    fn prepare(&self) {
-        Game::prepare(self)
+    fn prepare(&self, store: &dyn crate::store::TableStore) {
+        Game::prepare(self, store)
     }
 
     fn prepared(&self) -> bool {

@@ -815,8 +815,10 @@ pub trait Game: Send + Sync + 'static {
 
     /// Builds ahead of use what [`Game::solved`] builds on first use
     /// (Scala's endgame tables, minutes of work), so that no timed
-    /// search pays for it. Idempotent; nothing by default.
-    fn prepare(&self) {}
+    /// search pays for it: each part loaded from `store` where it keeps
+    /// a sound one, else built and saved there. Idempotent; nothing by
+    /// default.
+    fn prepare(&self, _store: &dyn crate::store::TableStore) {}
 
     /// Whether what [`Game::prepare`] builds is built, so that
     /// [`Game::solved`] answers at once. True by default (nothing to build).

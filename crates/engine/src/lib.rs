@@ -16,6 +16,7 @@
 //! - [`search`]: the strong player (Monte Carlo tree search) and its levels.
 //! - [`keys`], [`records`]: position keys and hashes; game records and replay.
 //! - [`metrics`]: what the games are like, measured by self-play.
+//! - [`store`]: where a game's tables are kept between processes.
 
 pub mod bits;
 pub mod bounded;
@@ -32,6 +33,7 @@ pub mod playout;
 pub mod records;
 pub mod registry;
 pub mod search;
+pub mod store;
 
 pub mod contiguity;
 pub mod scala;

@@ -299,8 +299,8 @@ impl Game for Scala {
         table::tables(self.variant).probe(pos)
     }
 
-    fn prepare(&self) {
-        table::tables(self.variant).prepare();
+    fn prepare(&self, store: &dyn crate::store::TableStore) {
+        table::tables(self.variant).prepare(store);
     }
 
     fn material(&self, pos: &Position, player: Player) -> Option<i32> {

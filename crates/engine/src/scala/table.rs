@@ -23,6 +23,7 @@ use super::moves::destinations;
 use super::{other, Position, Scala, Variant, FIRST_CELL};
 use crate::bits::{bit, flood, Bits};
 use crate::game::{Game, Outcome, Player, Solved};
+use crate::store::{fnv1a, TableStore, FNV_START};
 use std::sync::{LazyLock, OnceLock};
 
 /// Slot states while building, and in the finished table.
@@ -65,10 +66,17 @@ pub fn connected_sets(n: usize) -> Vec<u128> {
     out
 }
 
+/// The connected sets of `n` cells ([`connected_sets`]), enumerated once
+/// for both rulesets (the seven- and eight-stone ones hold 40 MB).
+fn shared_sets(n: usize) -> &'static [u128] {
+    static SETS: [OnceLock<Vec<u128>>; STONES + 1] = [const { OnceLock::new() }; STONES + 1];
+    SETS[n].get_or_init(|| connected_sets(n))
+}
+
 /// One layer: the positions of `n` stones.
 struct Layer {
     n: usize,
-    sets: Vec<u128>,
+    sets: &'static [u128],
     /// Per slot: the state in the low two bits, the distance (at most 63
     /// plies; the longest found is 33) above them.
     value: Vec<u8>,
@@ -178,9 +186,106 @@ impl Tables {
         }))
     }
 
-    /// Builds every layer now.
-    pub fn prepare(&self) {
-        self.layer(STONES);
+    /// Builds every layer now, or loads it from `store`; a layer built is
+    /// saved there. Idempotent.
+    pub fn prepare(&self, store: &dyn TableStore) {
+        self.prepare_to(STONES, store);
+    }
+
+    /// [`Tables::prepare`] up to the layer of `most` stones.
+    fn prepare_to(&self, most: usize, store: &dyn TableStore) {
+        for n in 2..=most.min(STONES) {
+            self.layers[n - 2].get_or_init(|| {
+                let name = self.image_name(n);
+                if let Some(image) = store.load(&name) {
+                    match self.install(n, image) {
+                        Ok(layer) => return layer,
+                        Err(why) => store.rejected(&name, &why),
+                    }
+                }
+                let layer = self.solve_layer(&self.game, n);
+                store.save(&name, &self.image(&layer));
+                layer
+            });
+        }
+    }
+
+    /// The name of the layer of `n` stones in a [`TableStore`]: the game,
+    /// the ruleset, the stones and the image format, so that another
+    /// build's layers are never mistaken for this one's.
+    pub fn image_name(&self, n: usize) -> String {
+        format!("scala-{}-{n}-v{IMAGE_FORMAT}.table", self.game.variant().name())
+    }
+
+    /// The header of a layer's image: what it holds and its checksums
+    /// (little-endian; [`IMAGE_HEADER`] bytes).
+    fn header(&self, n: usize, sets: &[u128], value: &[u8]) -> [u8; IMAGE_HEADER] {
+        let mut h = [0u8; IMAGE_HEADER];
+        h[..8].copy_from_slice(&IMAGE_MAGIC);
+        h[8..12].copy_from_slice(&IMAGE_FORMAT.to_le_bytes());
+        h[12] = self.game.variant() as u8;
+        h[13] = n as u8;
+        h[14] = PAIRS as u8;
+        h[15] = STONES as u8;
+        h[16..24].copy_from_slice(&(sets.len() as u64).to_le_bytes());
+        h[24..32].copy_from_slice(&(value.len() as u64).to_le_bytes());
+        let sets_sum = sets.iter().fold(FNV_START, |h, s| fnv1a(h, &s.to_le_bytes()));
+        h[32..40].copy_from_slice(&sets_sum.to_le_bytes());
+        h[40..48].copy_from_slice(&fnv1a(FNV_START, value).to_le_bytes());
+        h
+    }
+
+    /// A layer's image: its header, then one byte a slot.
+    fn image(&self, layer: &Layer) -> Vec<u8> {
+        let mut image = Vec::with_capacity(IMAGE_HEADER + layer.value.len());
+        image.extend_from_slice(&self.header(layer.n, layer.sets, &layer.value));
+        image.extend_from_slice(&layer.value);
+        image
+    }
+
+    /// The layer of `n` stones from its image, or why the image is not one
+    /// this build can use.
+    fn install(&self, n: usize, mut image: Vec<u8>) -> Result<Layer, String> {
+        if image.len() < IMAGE_HEADER {
+            return Err(format!("{} bytes: shorter than the {IMAGE_HEADER}-byte header", image.len()));
+        }
+        let h = &image[..IMAGE_HEADER];
+        if h[..8] != IMAGE_MAGIC {
+            return Err("not a parlour table image (its first bytes)".into());
+        }
+        let format = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
+        if format != IMAGE_FORMAT {
+            return Err(format!("image format {format}; this build reads {IMAGE_FORMAT}"));
+        }
+        let variant = self.game.variant();
+        if (h[12], h[13], h[14], h[15]) != (variant as u8, n as u8, PAIRS as u8, STONES as u8) {
+            let held = Variant::ALL.get(h[12] as usize).map_or("an unknown ruleset", |v| v.name());
+            return Err(format!(
+                "holds {held} with {} stones (pairs to {}, a lone stone to {}); this layer is {} with {n} stones (pairs to {PAIRS}, a lone stone to {STONES})",
+                h[13],
+                h[14],
+                h[15],
+                variant.name()
+            ));
+        }
+        let mut layer = Layer { n, sets: shared_sets(n), value: Vec::new() };
+        let slots = layer.slots();
+        if image.len() != IMAGE_HEADER + slots {
+            return Err(format!("{} bytes; a layer of {n} stones is {} bytes", image.len(), IMAGE_HEADER + slots));
+        }
+        let value = &image[IMAGE_HEADER..];
+        let expected = self.header(n, layer.sets, value);
+        if image[16..32] != expected[16..32] || image[32..40] != expected[32..40] {
+            return Err(format!(
+                "made from other sets of {n} cells than this build's (the board or their order changed)"
+            ));
+        }
+        if image[40..48] != expected[40..48] {
+            return Err("damaged: its values do not match their checksum".into());
+        }
+        image.drain(..IMAGE_HEADER);
+        layer.value = image;
+        Ok(layer)
     }
 
     /// Whether every layer is built.
@@ -201,8 +306,7 @@ impl Tables {
     }
 
     fn solve_layer(&self, game: &Scala, n: usize) -> Layer {
-        let sets = connected_sets(n);
-        let mut layer = Layer { n, sets, value: Vec::new() };
+        let mut layer = Layer { n, sets: shared_sets(n), value: Vec::new() };
         let slots = layer.slots();
         // Per slot: the moves not yet known to lose (in the layer, or to a
         // draw), and the longest known loss among the rest.
@@ -273,6 +377,17 @@ impl Tables {
 /// The most stones the tables hold: every position of a lone stone
 /// against at most seven.
 pub const STONES: usize = 8;
+
+/// The version of the stored layers: raise it whenever the rules, the
+/// order of the slots or the encoding of a value change, so that images
+/// made by another build are rejected and built again.
+const IMAGE_FORMAT: u32 = 1;
+
+/// The first bytes of a layer's image.
+const IMAGE_MAGIC: [u8; 8] = *b"parlourT";
+
+/// The bytes of a layer's header ([`Tables::header`]).
+const IMAGE_HEADER: usize = 48;
 
 /// The most stones of the positions where the smaller colour has two.
 pub const PAIRS: usize = 7;
@@ -487,6 +602,71 @@ mod tests {
                 assert!(checked > layer.slots() / 8, "{n} stones: {checked} checked");
             }
         }
+    }
+
+    /// Layers saved to a store load back slot for slot, without building;
+    /// an image that is damaged, cut short, of the other ruleset or of
+    /// another format is rejected with the reason, built again and
+    /// replaced, so that the next start loads it.
+    #[test]
+    fn stored_layers_load_as_built_and_bad_ones_are_built_again() {
+        use crate::store::MemoryStore;
+        let values = |t: &Tables| (2..=5).map(|n| t.layers[n - 2].get().unwrap().value.clone()).collect::<Vec<_>>();
+        let store = MemoryStore::default();
+        let built = Tables::new(Variant::Original);
+        built.prepare_to(5, &store);
+        let mut names: Vec<String> = store.images.lock().unwrap().keys().cloned().collect();
+        names.sort();
+        assert_eq!(names, (2..=5).map(|n| format!("scala-original-{n}-v{IMAGE_FORMAT}.table")).collect::<Vec<_>>());
+        assert!(built.layers[4].get().is_none(), "only the layers asked for are built");
+
+        // Loaded, not built: a store that rejects nothing and is not
+        // written to gives back the same values.
+        let loaded = Tables::new(Variant::Original);
+        let saved_before = store.images.lock().unwrap().clone();
+        loaded.prepare_to(5, &store);
+        assert!(store.rejections.lock().unwrap().is_empty());
+        assert_eq!(store.saved.lock().unwrap().len(), 4, "nothing built, nothing saved again");
+        assert_eq!(values(&loaded), values(&built));
+        let pos = read(Variant::Original, "to_move=black; white=j7; black=f2,g3,h4,i5");
+        assert_eq!(loaded.probe(&pos), built.probe(&pos));
+
+        // Four ways to spoil an image.
+        let zillions = Tables::new(Variant::Zillions);
+        zillions.prepare_to(3, &crate::store::NoStore);
+        {
+            let mut images = store.images.lock().unwrap();
+            let name = |n: usize| format!("scala-original-{n}-v{IMAGE_FORMAT}.table");
+            images.get_mut(&name(5)).unwrap()[IMAGE_HEADER + 1000] ^= 0x10;
+            images.get_mut(&name(4)).unwrap().truncate(IMAGE_HEADER + 10);
+            images.insert(name(3), zillions.image(zillions.layers[1].get().unwrap()));
+            images.get_mut(&name(2)).unwrap()[8] = 99;
+        }
+        let again = Tables::new(Variant::Original);
+        again.prepare_to(5, &store);
+        let mut why = store.rejections.lock().unwrap().clone();
+        why.sort();
+        assert_eq!(why.len(), 4, "{why:?}");
+        assert!(why[0].0.contains("-2-") && why[0].1.contains("image format 99"), "{why:?}");
+        assert!(why[1].0.contains("-3-") && why[1].1.contains("holds zillions with 3 stones"), "{why:?}");
+        assert!(why[2].0.contains("-4-") && why[2].1.contains("58 bytes"), "{why:?}");
+        assert!(why[3].0.contains("-5-") && why[3].1.contains("damaged"), "{why:?}");
+        assert_eq!(values(&again), values(&built));
+        assert_eq!(store.saved.lock().unwrap().len(), 8, "the four built again are saved");
+        assert_eq!(*store.images.lock().unwrap(), saved_before, "each spoilt image is replaced by a sound one");
+    }
+
+    /// A store's name for a layer names the ruleset, the stones and the
+    /// image format, and an image that is not one is refused before its
+    /// size is trusted.
+    #[test]
+    fn an_image_too_short_for_its_header_or_without_the_mark_is_refused() {
+        let tables = Tables::new(Variant::Zillions);
+        assert_eq!(tables.image_name(7), format!("scala-zillions-7-v{IMAGE_FORMAT}.table"));
+        let short = tables.install(2, vec![0; 10]).err().unwrap();
+        assert!(short.contains("10 bytes"), "{short}");
+        let unmarked = tables.install(2, vec![0; 100]).err().unwrap();
+        assert!(unmarked.contains("not a parlour table image"), "{unmarked}");
     }
 
     fn read(variant: Variant, text: &str) -> Position {

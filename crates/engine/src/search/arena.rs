@@ -409,7 +409,7 @@ pub fn play_game(
     }
     let mut state = game.load(record)?;
     if players.iter().any(|p| p.uses_tables()) {
-        game.prepare();
+        game.prepare(&crate::store::NoStore);
     }
     // seat_of[i]: the participant that player index i currently is.
     let mut seat_of: Vec<usize> = (0..players.len()).collect();
