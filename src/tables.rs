@@ -22,17 +22,39 @@ pub struct TableDir {
 impl TableDir {
     /// The folder `dir`, created (with its parents) if missing; an error
     /// names the folder and what failed.
+    /// Partial files older than [`STALE_PARTIAL`] (left by a process that
+    /// stopped while writing) are removed.
     pub fn open(dir: &Path) -> Result<TableDir, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create the folder: {e}", dir.display()))?;
         if !dir.is_dir() {
             return Err(format!("{}: not a folder", dir.display()));
         }
-        Ok(TableDir { dir: dir.to_path_buf() })
+        let store = TableDir { dir: dir.to_path_buf() };
+        store.remove_stale_partials();
+        Ok(store)
+    }
+
+    fn remove_stale_partials(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else { return };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if !(name.starts_with('.') && name.ends_with(PARTIAL)) {
+                continue;
+            }
+            let age = entry.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+            if age.is_some_and(|a| a > STALE_PARTIAL) && std::fs::remove_file(entry.path()).is_ok() {
+                tracing::info!(path = %entry.path().display(), "removed a partial endgame table left by a stopped writer");
+            }
+        }
     }
 
     fn write(&self, name: &str, image: &[u8]) -> std::io::Result<PathBuf> {
         let path = self.dir.join(name);
-        let partial = self.dir.join(format!(".{name}.{}.partial", std::process::id()));
+        // Unique among writers sharing the folder, even two replicas that
+        // are each process 1 of their container.
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let partial = self.dir.join(format!(".{name}.{}.{nanos}{PARTIAL}", std::process::id()));
         let written = (|| {
             let mut f = std::fs::File::create(&partial)?;
             f.write_all(image)?;
@@ -81,6 +103,13 @@ impl TableStore for TableDir {
         tracing::warn!(path = %self.dir.join(name).display(), why, "stored endgame table not used; building it again");
     }
 }
+
+/// The ending of a file being written ([`TableDir`]).
+const PARTIAL: &str = ".partial";
+
+/// A partial file this old is a writer's that stopped (writing one takes
+/// under a second).
+const STALE_PARTIAL: Duration = Duration::from_secs(600);
 
 /// Builds (or loads from `dir`, saving what is built there) every game's
 /// tables, logging each game that took time. Returns the time taken.
@@ -156,6 +185,27 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, ["x.table"], "no partial file is left behind");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_stale_partial_file_is_removed_and_a_fresh_one_kept() {
+        let dir = scratch("partial");
+        std::fs::create_dir_all(&dir).unwrap();
+        let stale = dir.join(".x.table.1.5.partial");
+        let fresh = dir.join(".x.table.2.6.partial");
+        let other = dir.join("notes.partial");
+        for p in [&stale, &fresh, &other] {
+            std::fs::write(p, b"half").unwrap();
+        }
+        let old = std::time::SystemTime::now() - STALE_PARTIAL - Duration::from_secs(60);
+        for p in [&stale, &other] {
+            std::fs::File::options().write(true).open(p).unwrap().set_modified(old).unwrap();
+        }
+        TableDir::open(&dir).unwrap();
+        assert!(!stale.exists());
+        assert!(fresh.exists(), "another writer may still be writing it");
+        assert!(other.exists(), "not a file of ours");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
