@@ -109,9 +109,9 @@ struct ServeArgs {
     /// about 280 MiB) on a background thread; searches read them once built.
     #[arg(long, env = "PARLOUR_ENDGAME_TABLES")]
     endgame_tables: bool,
-    /// A folder for the endgame tables (implies --endgame-tables): each is
-    /// loaded from there in seconds, or built and saved there when missing
-    /// or damaged (`parlour tables DIR` fills it ahead; 227 MiB).
+    /// A folder for the endgame tables (implies --endgame-tables): they are
+    /// read from there in about half a second, or built and saved there
+    /// when missing or damaged (`parlour tables DIR` fills it ahead; 227 MiB).
     #[arg(long, env = "PARLOUR_ENDGAME_TABLES_DIR", value_name = "DIR")]
     endgame_tables_dir: Option<std::path::PathBuf>,
     /// On SIGTERM/SIGINT, time between health going NOT_SERVING and the

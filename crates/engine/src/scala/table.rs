@@ -404,8 +404,9 @@ pub fn holds(stones: [u128; 2]) -> bool {
 static TABLES: [LazyLock<Tables>; 2] =
     [LazyLock::new(|| Tables::new(Variant::Original)), LazyLock::new(|| Tables::new(Variant::Zillions))];
 
-/// The tables of `variant`, each layer built on first use (all of them
-/// take minutes of CPU and about 160 MB a ruleset: docs/ai.md, "Scala
+/// The tables of `variant`, each layer built on first use or by
+/// [`Tables::prepare`] (all of them take minutes of CPU and about 120 MB a
+/// ruleset, with 40 MB of cell sets shared by both: docs/ai.md, "Scala
 /// endgame tables"; up to five stones, under a second).
 pub fn tables(variant: Variant) -> &'static Tables {
     &TABLES[variant as usize]
