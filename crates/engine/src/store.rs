@@ -21,6 +21,11 @@ pub trait TableStore: Sync {
     /// The image kept under `name` was not used, for `why` (damaged, or
     /// made by another version of the tables); it is built again and saved.
     fn rejected(&self, name: &str, why: &str);
+    /// Whether [`TableStore::save`] keeps anything: when not, no image is
+    /// made for it.
+    fn keeps(&self) -> bool {
+        true
+    }
 }
 
 /// Keeps nothing: every part is built.
@@ -34,6 +39,10 @@ impl TableStore for NoStore {
     fn save(&self, _name: &str, _image: &[u8]) {}
 
     fn rejected(&self, _name: &str, _why: &str) {}
+
+    fn keeps(&self) -> bool {
+        false
+    }
 }
 
 /// Keeps the images in memory, and what was saved and rejected (tests).

@@ -178,12 +178,11 @@ impl Tables {
     /// The layer of `n` stones (2 to [`STONES`]), solved.
     fn layer(&self, n: usize) -> Option<&Layer> {
         let cell = self.layers.get(n.checked_sub(2)?)?;
-        Some(cell.get_or_init(|| {
-            for m in 2..n {
-                self.layer(m);
-            }
-            self.solve_layer(&self.game, n)
-        }))
+        if let Some(layer) = cell.get() {
+            return Some(layer);
+        }
+        self.prepare_to(n, &crate::store::NoStore);
+        cell.get()
     }
 
     /// Builds every layer now, or loads it from `store`; a layer built is
@@ -204,7 +203,9 @@ impl Tables {
                     }
                 }
                 let layer = self.solve_layer(&self.game, n);
-                store.save(&name, &self.image(&layer));
+                if store.keeps() {
+                    store.save(&name, &self.image(&layer));
+                }
                 layer
             });
         }
