@@ -188,6 +188,21 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// A save that fails (the folder gone) and a read that fails (a
+    /// folder where the file should be) are logged, never a panic: the
+    /// tables are then built, and stay in use unsaved.
+    #[test]
+    fn a_failed_save_or_read_builds_instead() {
+        let dir = scratch("fails");
+        let store = TableDir::open(&dir).unwrap();
+        std::fs::create_dir(dir.join("x.table")).unwrap();
+        assert_eq!(store.load("x.table"), None, "a folder is not an image");
+        std::fs::remove_dir_all(&dir).unwrap();
+        store.save("y.table", b"lost");
+        assert!(!dir.exists(), "nothing written, nothing left half-written");
+        assert_eq!(store.load("y.table"), None);
+    }
+
     #[test]
     fn a_stale_partial_file_is_removed_and_a_fresh_one_kept() {
         let dir = scratch("partial");
