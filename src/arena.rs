@@ -468,6 +468,10 @@ fn endgames(
         a.seed,
         a.max_plies
     );
+    // The variants the file's lines name, to tell a caller whose `--game`
+    // matched none of them (`--game scala` is the original rules only).
+    let mut named: Vec<&str> = Vec::new();
+    let mut played = 0u32;
     for &game in games {
         let d = game.description();
         let (mut won, mut drawn, mut lost, mut plies, mut longest) = (0u32, 0u32, 0u32, 0u64, 0u32);
@@ -481,6 +485,9 @@ fn endgames(
             let [variant, side, position, ..] = fields[..] else {
                 anyhow::bail!("--endgames line {}: expected variant<TAB>side<TAB>position[<TAB>note]", n + 1);
             };
+            if !named.contains(&variant) {
+                named.push(variant);
+            }
             if variant != d.variant {
                 continue;
             }
@@ -522,6 +529,7 @@ fn endgames(
             }
         }
         let total = won + drawn + lost;
+        played += total;
         if total == 0 {
             continue;
         }
@@ -535,6 +543,16 @@ fn endgames(
             100.0 * lo,
             100.0 * hi,
             plies as f64 / won.max(1) as f64,
+        );
+    }
+    if played == 0 && a.games > 0 {
+        let asked: Vec<String> =
+            games.iter().map(|g| format!("{}/{}", g.description().id, g.description().variant)).collect();
+        anyhow::bail!(
+            "--endgames {}: no position for {} (the file's lines are for: {}); name each variant with --game ID/VARIANT",
+            path.display(),
+            asked.join(", "),
+            if named.is_empty() { "nothing".to_owned() } else { named.join(", ") }
         );
     }
     Ok(())

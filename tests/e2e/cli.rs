@@ -1,7 +1,8 @@
 //! The client tools on the command line: their reports on stdout end
 //! quietly when their reader stops early (`parlour arena ... | head`: no
 //! panic on the broken pipe), and a match shared between processes by
-//! `--first-game` plays the games of the whole match.
+//! `--first-game` plays the games of the whole match, and their mistakes
+//! are refused by name.
 
 use std::process::{Command, Stdio};
 
@@ -240,5 +241,32 @@ fn an_endgame_tables_folder_that_cannot_be_made_is_refused_by_name() {
         assert!(!out.status.success(), "{args:?}: {err}");
         assert!(err.contains(flag) && err.contains(below) && err.contains("cannot create"), "{args:?}: {err}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--endgames` with a file none of whose lines is for a game asked
+/// (`--game scala` is the original rules; the file holds Zillions) is
+/// refused, naming what was asked and what the file holds, instead of
+/// printing no result at all; naming the variant plays its positions.
+#[test]
+fn endgames_for_no_game_asked_are_refused_by_variant() {
+    let dir = std::env::temp_dir().join(format!("parlour-cli-endgames-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("zillions.txt");
+    std::fs::write(&file, "# a comment\nzillions\twhite\tto_move=white; white=c6,c7,d9; black=b5,c8,c9\n").unwrap();
+    let path = file.to_str().unwrap();
+    let args = |game: &'static str| {
+        vec!["arena", "--game", game, "--endgames", path, "--player", "random", "--opponent", "random"]
+            .into_iter()
+            .chain(["--games", "1", "--max-plies", "20"])
+            .collect::<Vec<_>>()
+    };
+    let out = run(&args("scala"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{err}");
+    assert!(err.contains("no position for scala/original") && err.contains("for: zillions"), "{err}");
+    let out = run(&args("scala/zillions"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 endgames"), "{}", String::from_utf8_lossy(&out.stdout));
     std::fs::remove_dir_all(&dir).unwrap();
 }
