@@ -131,11 +131,8 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
     }
     if let Some(dir) = &a.endgame_tables_dir {
         let store = parlour::tables::TableDir::open(dir).map_err(|e| anyhow::anyhow!("--endgame-tables-dir {e}"))?;
-        let started = std::time::Instant::now();
-        for game in &games {
-            game.prepare(&store);
-        }
-        eprintln!("# endgame tables ready from {} in {:.1} s", dir.display(), started.elapsed().as_secs_f64());
+        let took = parlour::tables::prepare_all(games.iter().copied(), Some(&store));
+        eprintln!("# endgame tables ready from {} in {:.1} s", dir.display(), took.as_secs_f64());
     }
     if let Some(position) = &a.analyze {
         for game in games {
@@ -468,9 +465,6 @@ fn endgames(
         a.seed,
         a.max_plies
     );
-    // The variants the file's lines name, to tell a caller whose `--game`
-    // matched none of them (`--game scala` is the original rules only).
-    let mut named: Vec<&str> = Vec::new();
     let mut played = 0u32;
     for &game in games {
         let d = game.description();
@@ -485,9 +479,6 @@ fn endgames(
             let [variant, side, position, ..] = fields[..] else {
                 anyhow::bail!("--endgames line {}: expected variant<TAB>side<TAB>position[<TAB>note]", n + 1);
             };
-            if !named.contains(&variant) {
-                named.push(variant);
-            }
             if variant != d.variant {
                 continue;
             }
@@ -545,7 +536,16 @@ fn endgames(
             plies as f64 / won.max(1) as f64,
         );
     }
+    // A caller whose `--game` matched no line (`--game scala` is the
+    // original rules only) is told which variants the file holds.
     if played == 0 && a.games > 0 {
+        let mut named: Vec<&str> = Vec::new();
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let variant = line.split('\t').next().unwrap_or_default();
+            if !named.contains(&variant) {
+                named.push(variant);
+            }
+        }
         let asked: Vec<String> =
             games.iter().map(|g| format!("{}/{}", g.description().id, g.description().variant)).collect();
         anyhow::bail!(

@@ -235,7 +235,7 @@ async fn run() -> anyhow::Result<()> {
             let telemetry = parlour::telemetry::Telemetry::init(false)?;
             let dir = parlour::tables::TableDir::open(&a.dir).map_err(|e| anyhow::anyhow!("{e}"))?;
             let took = tokio::task::block_in_place(|| {
-                parlour::tables::prepare_all(&parlour_engine::registry::Registry::new(), Some(&dir))
+                parlour::tables::prepare_all(parlour_engine::registry::Registry::new().all(), Some(&dir))
             });
             outln!("endgame tables ready in {} after {:.1} s", a.dir.display(), took.as_secs_f64());
             telemetry.shutdown();

@@ -4,6 +4,7 @@
 //! or in the foreground (`parlour tables`). docs/operations.md, "Endgame
 //! tables".
 
+use parlour_engine::front::AnyGame;
 use parlour_engine::registry::Registry;
 use parlour_engine::store::{NoStore, TableStore};
 use std::io::Write;
@@ -111,15 +112,15 @@ const PARTIAL: &str = ".partial";
 /// under a second).
 const STALE_PARTIAL: Duration = Duration::from_secs(600);
 
-/// Builds (or loads from `dir`, saving what is built there) every game's
-/// tables, logging each game that took time. Returns the time taken.
-pub fn prepare_all(registry: &Registry, dir: Option<&TableDir>) -> Duration {
+/// Builds (or loads from `dir`, saving what is built there) the tables of
+/// each of `games`, logging each game that took time. Returns the time taken.
+pub fn prepare_all<'a>(games: impl IntoIterator<Item = &'a dyn AnyGame>, dir: Option<&TableDir>) -> Duration {
     let store: &dyn TableStore = match dir {
         Some(d) => d,
         None => &NoStore,
     };
     let all = Instant::now();
-    for game in registry.all() {
+    for game in games {
         let started = Instant::now();
         game.prepare(store);
         let took = started.elapsed();
@@ -150,7 +151,7 @@ pub fn prepare_in_background(registry: Arc<Registry>, dir: Option<TableDir>) {
                 tracing::warn!("could not lower the endgame tables' priority; they build at the server's");
             }
         }
-        prepare_all(&registry, dir.as_ref());
+        prepare_all(registry.all(), dir.as_ref());
     });
     if let Err(e) = started {
         tracing::error!(error = %e, "could not start the endgame tables' thread; searches go on without them");
