@@ -108,6 +108,11 @@ pub struct ArenaArgs {
     /// `tb=on` do not spend minutes building them (`parlour tables DIR`).
     #[arg(long, value_name = "DIR")]
     endgame_tables_dir: Option<std::path::PathBuf>,
+    /// With `--verbose`: print the moves of every game, not only of those
+    /// not won (a `#   moves of game G` line after each; likewise every
+    /// `--endgames` game and every game of `--matches`).
+    #[arg(long, requires = "verbose")]
+    all_moves: bool,
 }
 
 /// The ladder's rungs when `--rung` is not given.
@@ -190,7 +195,7 @@ pub fn main(a: ArenaArgs) -> anyhow::Result<()> {
                     eprintln!("{label}: game {g}, A in seat {}: {c} after {} plies: {}", r.seat, r.plies, r.end);
                     // A game not won, move by move: a time-bound one cannot
                     // be replayed, and these are the games to read again.
-                    if c != 'W' {
+                    if c != 'W' || a.all_moves {
                         eprintln!("#   moves of game {g}: {}", moves_json(&r.moves));
                     }
                 } else {
@@ -513,7 +518,7 @@ fn endgames(
                 };
                 if a.verbose {
                     eprintln!("{}/{} line {}: {c} after {} plies: {}", d.id, d.variant, n + 1, p.plies, p.end);
-                    if c != 'W' {
+                    if c != 'W' || a.all_moves {
                         eprintln!("#   moves from line {}: {}", n + 1, moves_json(&p.moves));
                     }
                 }
@@ -589,8 +594,15 @@ fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents
                 );
                 // A game without a winner (cut off at the cap, say) is
                 // worth looking at: its final position, to analyse.
-                for (i, g) in played.games.iter().enumerate().filter(|(_, g)| g.winners.is_empty()) {
-                    eprintln!("{label}: match {m}, game {i} ended without a winner after {} plies: {}", g.plies, g.end);
+                for (i, g) in played.games.iter().enumerate() {
+                    if g.winners.is_empty() {
+                        eprintln!(
+                            "{label}: match {m}, game {i} ended without a winner after {} plies: {}",
+                            g.plies, g.end
+                        );
+                    } else if !a.all_moves {
+                        continue;
+                    }
                     eprintln!("#   moves of match {m}, game {i}: {}", moves_json(&g.moves));
                 }
             })?;

@@ -93,6 +93,64 @@ fn a_game_not_won_prints_its_moves() {
     }
 }
 
+/// `--all-moves` prints the moves of won games too, each as long as the
+/// game its line reports: greedy against random in Contiguity wins every
+/// game here, and without the flag no moves are printed.
+#[test]
+fn all_moves_prints_the_moves_of_won_games_too() {
+    let base =
+        ["arena", "--game", "contiguity", "--player", "greedy", "--opponent", "random", "--games", "4", "--seed", "2"];
+    let moves_lines = |out: &std::process::Output| -> Vec<String> {
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.starts_with("#   moves of game "))
+            .map(str::to_owned)
+            .collect()
+    };
+    let plain = run(&[&base[..], &["--verbose"]].concat());
+    assert!(plain.status.success(), "{}", String::from_utf8_lossy(&plain.stderr));
+    let won = game_lines(&plain).iter().filter(|l| l.contains(": W after ")).count();
+    assert!(won > 0, "{}", String::from_utf8_lossy(&plain.stderr));
+    let all = run(&[&base[..], &["--verbose", "--all-moves"]].concat());
+    assert!(all.status.success(), "{}", String::from_utf8_lossy(&all.stderr));
+    assert_eq!(game_lines(&all), game_lines(&plain), "the flag changes no game");
+    assert_eq!(moves_lines(&all).len(), 4);
+    assert_eq!(moves_lines(&plain).len(), 4 - won);
+    for (game, moves) in game_lines(&all).iter().zip(moves_lines(&all)) {
+        let plies: usize = game.split(" after ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+        let list: Vec<String> = serde_json::from_str(moves.split_once(": ").unwrap().1).unwrap();
+        assert_eq!(list.len(), plies, "{game}");
+    }
+    let refused = run(&[&base[..], &["--all-moves"]].concat());
+    assert!(!refused.status.success(), "--all-moves without --verbose");
+
+    // From the positions of a file: a moves line after every line's game.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/crates/engine/tests/data/scala-endgames.txt");
+    let endgames = run(&[
+        "arena",
+        "--game",
+        "scala/original",
+        "--endgames",
+        file,
+        "--player",
+        "greedy",
+        "--opponent",
+        "random",
+        "--games",
+        "1",
+        "--max-plies",
+        "30",
+        "--verbose",
+        "--all-moves",
+    ]);
+    let stderr = String::from_utf8_lossy(&endgames.stderr);
+    assert!(endgames.status.success(), "{stderr}");
+    let results = stderr.lines().filter(|l| l.starts_with("scala/original line ")).count();
+    let moves = stderr.lines().filter(|l| l.starts_with("#   moves from line ")).count();
+    assert!(results > 0, "{stderr}");
+    assert_eq!(moves, results, "{stderr}");
+}
+
 /// `--matches --verbose` prints the final position of every game that
 /// ended without a winner, and that position reads back as a position of
 /// the game: with its cap raised, `--analyze` takes it (at the cap the
