@@ -1001,3 +1001,95 @@ mod calibration {
         }
     }
 }
+
+#[cfg(test)]
+mod games_read {
+    use super::*;
+
+    struct Dir(String);
+    impl TableStore for Dir {
+        fn load(&self, name: &str) -> Option<Vec<u8>> {
+            std::fs::read(format!("{}/{name}", self.0)).ok()
+        }
+        fn save(&self, _: &str, _: &[u8]) {}
+        fn rejected(&self, name: &str, why: &str) {
+            panic!("{name}: {why}")
+        }
+        fn keeps(&self) -> bool {
+            false
+        }
+    }
+
+    /// The games of an arena run read against the tables: for each game of
+    /// `PARLOUR_GAMES` (the arena's `--verbose --all-moves` stderr, one
+    /// ruleset, `PARLOUR_VARIANT`: original or zillions), the tables'
+    /// value for the player (A) of the first position of the game they
+    /// hold, counted by the game's result; with `PARLOUR_GAMES_LIST=1`,
+    /// each game too. Tables from `PARLOUR_TABLE_DIR`. docs/ai.md,
+    /// "Endgames past the tables, lifted". `PARLOUR_TABLE_DIR=DIR
+    /// PARLOUR_VARIANT=original PARLOUR_GAMES=run.err cargo test --release
+    /// -p parlour-engine --lib scala::table::games_read -- --ignored
+    /// --nocapture`.
+    #[test]
+    #[ignore]
+    fn the_games_entered_the_tables_how() {
+        let var = |k: &str| std::env::var(k).unwrap_or_else(|_| panic!("{k}"));
+        let variant = if var("PARLOUR_VARIANT") == "zillions" { Variant::Zillions } else { Variant::Original };
+        let list = std::env::var("PARLOUR_GAMES_LIST").is_ok_and(|v| v == "1");
+        let game = Scala::new(variant);
+        let t = tables(variant);
+        t.prepare(&Dir(var("PARLOUR_TABLE_DIR")));
+        let text = std::fs::read_to_string(var("PARLOUR_GAMES")).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // [result W, D, L][entry for A: won, drawn, lost, never]
+        let mut counts = [[0u32; 4]; 3];
+        for (i, line) in lines.iter().enumerate() {
+            let Some(rest) = line.split_once(": game ").map(|x| x.1) else { continue };
+            let g: u32 = rest.split(',').next().unwrap().parse().unwrap();
+            let seat: Player = rest.split("A in seat ").nth(1).unwrap()[..1].parse().unwrap();
+            let result = ["W", "D", "L"].iter().position(|r| rest.contains(&format!(": {r} after "))).unwrap();
+            let Some(moves) = lines.get(i + 1).and_then(|l| l.strip_prefix(&format!("#   moves of game {g}: "))) else {
+                continue;
+            };
+            let moves: Vec<String> = moves
+                .trim_matches(|c| c == '[' || c == ']')
+                .split(',')
+                .map(|m| m.trim_matches('"').to_string())
+                .filter(|m| !m.is_empty())
+                .collect();
+            let mut pos = game.start();
+            let mut entry = (3usize, 0usize, String::new());
+            for (ply, m) in moves.iter().enumerate() {
+                let mv = game.parse_move(&pos, m).unwrap_or_else(|e| panic!("game {g} ply {ply} {m}: {e:?}"));
+                game.play(&mut pos, mv);
+                if game.outcome(&pos).is_over() {
+                    break;
+                }
+                if let Some(s) = t.probe(&pos) {
+                    let mine = pos.to_move == seat;
+                    let k = match (s, mine) {
+                        (Solved::Draw, _) => 1,
+                        (Solved::Win(_), true) | (Solved::Loss(_), false) => 0,
+                        _ => 2,
+                    };
+                    entry = (k, ply + 1, format!("{pos:?}"));
+                    break;
+                }
+            }
+            counts[result][entry.0] += 1;
+            if list {
+                eprintln!(
+                    "game {g} A {seat} {}: entry {} at ply {} {}",
+                    ["W", "D", "L"][result],
+                    ["won", "drawn", "lost", "never"][entry.0],
+                    entry.1,
+                    entry.2
+                );
+            }
+        }
+        for (r, name) in ["won", "drawn", "lost"].iter().enumerate() {
+            let [w, d, l, n] = counts[r];
+            eprintln!("games {name} by A: entered the tables won for A {w}, drawn {d}, lost {l}; never entered {n}");
+        }
+    }
+}
