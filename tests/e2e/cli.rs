@@ -94,8 +94,8 @@ fn a_game_not_won_prints_its_moves() {
 }
 
 /// `--all-moves` prints the moves of won games too, each as long as the
-/// game its line reports: greedy against random in Contiguity wins every
-/// game here, and without the flag no moves are printed.
+/// game its line reports: greedy against random in Contiguity wins games
+/// here, and without the flag only the games not won print their moves.
 #[test]
 fn all_moves_prints_the_moves_of_won_games_too() {
     let base =

@@ -1051,12 +1051,8 @@ mod games_read {
             let Some(moves) = lines.get(i + 1).and_then(|l| l.strip_prefix(&format!("#   moves of game {g}: "))) else {
                 continue;
             };
-            let moves: Vec<String> = moves
-                .trim_matches(|c| c == '[' || c == ']')
-                .split(',')
-                .map(|m| m.trim_matches('"').to_string())
-                .filter(|m| !m.is_empty())
-                .collect();
+            let moves: Vec<String> =
+                serde_json::from_str(moves).unwrap_or_else(|e| panic!("game {g}: the moves line: {e}"));
             let mut pos = game.start();
             let mut entry = (3usize, 0usize, String::new());
             for (ply, m) in moves.iter().enumerate() {
