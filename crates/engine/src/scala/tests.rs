@@ -1315,3 +1315,40 @@ fn quick_cells_is_the_general_reader() {
     }
     assert!(answered > 5_000 && written_lists > 500, "{answered} answered, {written_lists} lists");
 }
+
+/// With the endgame tables read (issue #21), the tree search values its
+/// positions with material weighed 0.6, not 0.35: outside an endgame each
+/// stone of lead is worth 0.25 / 14 more. Its priors (a child's value
+/// before any visit) are these values, with the tables, and the usual
+/// ones without.
+#[test]
+fn with_the_tables_the_search_weighs_material_more() {
+    use crate::search::{SearchConfig, Strategy, SuggestBudget};
+    let g = zil();
+    // The Zillions benchmark position `mid`: fourteen against thirteen,
+    // no endgame, none of it in the tables.
+    let p = pos(&g, "to_move=black; white=c5,d5,e5,f5,c6,d6,e6,f6,g6,h7,i7,j7,d10,h10; black=f4,h5,b7,c8,d8,i8,e9,g9,i9,c10,e10,f10,g10");
+    for player in [WHITE, BLACK] {
+        let lead = p.stones[player as usize].count_ones() as f64 - p.stones[other(player) as usize].count_ones() as f64;
+        let more = g.search_value_with_tables(&p, player) - g.search_value(&p, player);
+        assert!((more - 0.25 * lead / 14.0).abs() < 1e-12, "{player}: {more}");
+    }
+    let mover = g.to_move(&p);
+    let mut differ = 0;
+    for tables in [false, true] {
+        let config = SearchConfig { tables, ..SearchConfig::default() };
+        let b = SuggestBudget { max_iterations: 1, player: Strategy::Mcts(config), ..Default::default() };
+        let s = crate::search::suggest(&g, &p, &b).expect("a move");
+        let unvisited: Vec<_> = s.candidates.iter().filter(|c| c.visits == 0 && c.value.abs() < 1.0).collect();
+        assert!(unvisited.len() >= 5, "{} candidates valued by their prior", unvisited.len());
+        for c in unvisited {
+            let mut child = p;
+            g.play(&mut child, c.mv);
+            let (with, without) = (g.search_value_with_tables(&child, mover), g.search_value(&child, mover));
+            let want = if tables { with } else { without };
+            assert_eq!(c.value as f32, want as f32, "tables {tables}: {}", g.move_notation(&p, c.mv));
+            differ += (with as f32 != without as f32) as usize;
+        }
+    }
+    assert!(differ > 0, "no move's value told the weights apart");
+}
