@@ -351,13 +351,6 @@ impl<G: Game> Game for Bounded<G> {
         self.game.search_value(&pos.inner, player)
     }
 
-    fn search_value_with_tables(&self, pos: &Self::Position, player: Player) -> f64 {
-        if self.drawn_by_limit(pos) {
-            return 0.0;
-        }
-        self.game.search_value_with_tables(&pos.inner, player)
-    }
-
     fn fitted_value(&self, pos: &Self::Position, player: Player) -> f64 {
         if self.drawn_by_limit(pos) {
             return 0.0;

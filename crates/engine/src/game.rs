@@ -784,15 +784,6 @@ pub trait Game: Send + Sync + 'static {
         self.heuristic(pos, player)
     }
 
-    /// [`Game::search_value`] for a tree search that reads the game's
-    /// solved positions ([`Game::solved`], with `SearchConfig::tables`):
-    /// the small endgames valued exactly, the estimate of the rest may
-    /// weigh things otherwise (Scala weighs material more). By default
-    /// [`Game::search_value`].
-    fn search_value_with_tables(&self, pos: &Self::Position, player: Player) -> f64 {
-        self.search_value(pos, player)
-    }
-
     /// The play-phase alpha-beta's leaf value when its player asks for
     /// the game's fitted evaluation (arena `ev=fit`,
     /// `SearchConfig::ab_fitted`), in `[-1, 1]`; only asked of ongoing

@@ -81,12 +81,6 @@ pub(super) fn heuristic(g: &Scala, pos: &Position, player: Player) -> f64 {
 /// The heuristic of a game still going: the race to the goal, then
 /// material.
 fn race_and_material(pos: &Position, player: Player) -> f64 {
-    race_and_material_weighted(pos, player, MATERIAL)
-}
-
-/// [`race_and_material`] with material weighed `weight` (a stone is worth
-/// `weight / STONES`).
-fn race_and_material_weighted(pos: &Position, player: Player, weight: f64) -> f64 {
     // Steps from p's nearest stone to its goal, at most 14 (none: 14).
     let dist = |p: Player| {
         let g = (GOAL[p as usize] == F14) as usize;
@@ -99,22 +93,11 @@ fn race_and_material_weighted(pos: &Position, player: Player, weight: f64) -> f6
     let race = (dist(them) - dist(me)) / 13.0;
     let material =
         (pos.stones[me as usize].count_ones() as f64 - pos.stones[them as usize].count_ones() as f64) / STONES as f64;
-    (0.6 * race + weight * material).clamp(-0.95, 0.95)
+    (0.6 * race + MATERIAL * material).clamp(-0.95, 0.95)
 }
 
-/// The heuristic's weight of material (a stone is worth `MATERIAL / STONES`),
-/// and the search value's without the endgame tables.
+/// The heuristic's weight of material (a stone is worth `MATERIAL / STONES`).
 const MATERIAL: f64 = 0.35;
-
-/// The search value's weight of material when the search reads the endgame
-/// tables ([`search_value_with_tables`]). Issue #21: at 0.35 the search
-/// valued eight stones against four at about even for the side with four
-/// when its front stone stood near its goal, so it did not fear greedy's
-/// big captures in the early capture race, and the games that followed
-/// reached the tables drawn. The search without the tables keeps 0.35:
-/// every level's rung of the ladder was measured with it (docs/ai.md,
-/// "Material weighed more with the tables").
-const TABLES_MATERIAL: f64 = 0.6;
 
 // Endgames (issue #21): once one side is down to a few stones against a
 // much larger force. Every move leaves one group holding both colours, so
@@ -388,17 +371,6 @@ const MOST_TRAVEL: u32 = 25;
 /// [`crate::game::Game::search_value`] for Scala: the heuristic, and in an
 /// endgame the larger side's progress and regrouping.
 pub(super) fn search_value(g: &Scala, pos: &Position, player: Player) -> f64 {
-    valued(g, pos, player, MATERIAL)
-}
-
-/// [`crate::game::Game::search_value_with_tables`] for Scala: the same with
-/// material weighed [`TABLES_MATERIAL`].
-pub(super) fn search_value_with_tables(g: &Scala, pos: &Position, player: Player) -> f64 {
-    valued(g, pos, player, TABLES_MATERIAL)
-}
-
-/// The search value with material weighed `material`.
-fn valued(g: &Scala, pos: &Position, player: Player, material: f64) -> f64 {
     // Only asked of ongoing positions (`Game::search_value`), so the
     // outcome, which asks whether the side to move has a move, is not
     // worked out again.
@@ -406,7 +378,7 @@ fn valued(g: &Scala, pos: &Position, player: Player, material: f64) -> f64 {
     if neither_can_chain(pos) {
         return 0.0;
     }
-    let base = race_and_material_weighted(pos, player, material);
+    let base = race_and_material(pos, player);
     let Some((major, minor)) = endgame(pos) else { return base };
     let nearest = |p: Player| Bits(pos.stones[p as usize]).map(|c| to_goal(major, c)).fold(14.0, f64::min);
     let progress = (FRONT * (1.0 - nearest(major) / 13.0) + TETHER * (1.0 - nearest(minor) / 13.0)) / (FRONT + TETHER);

@@ -264,12 +264,6 @@ impl Game for Scala {
         eval::search_value(self, pos, player)
     }
 
-    /// Material weighed more: the tables judge the small endgames that
-    /// more material led into without them (issue #21).
-    fn search_value_with_tables(&self, pos: &Position, player: Player) -> f64 {
-        eval::search_value_with_tables(self, pos, player)
-    }
-
     fn heuristic(&self, pos: &Position, player: Player) -> f64 {
         eval::heuristic(self, pos, player)
     }

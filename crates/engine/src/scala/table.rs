@@ -809,12 +809,12 @@ mod tests {
     /// move into a solved loss is never played and is worth -1.
     #[test]
     fn a_solved_draw_is_worth_the_contempt_and_a_drawn_position_is_played_on() {
-        use crate::search::{mcts::Mcts, SearchConfig, SuggestBudget, TablesEval};
+        use crate::search::{mcts::Mcts, HeuristicEval, SearchConfig, SuggestBudget};
         let game = Scala::new(Variant::Original);
         let config = SearchConfig { tables: true, ..SearchConfig::default() };
         let b = SuggestBudget { max_iterations: 200, ..Default::default() };
         let suggest = |pos: Position| {
-            let mut search = Mcts::new(&game, &TablesEval, pos, config.clone(), &b);
+            let mut search = Mcts::new(&game, &HeuristicEval, pos, config.clone(), &b);
             search.run(&b);
             search.suggestion().unwrap()
         };
@@ -843,7 +843,7 @@ mod tests {
     /// shortest win, each answer the longest loss.
     #[test]
     fn the_search_with_tables_converts_a_solved_win_in_its_distance() {
-        use crate::search::{mcts::Mcts, SearchConfig, SuggestBudget, TablesEval};
+        use crate::search::{mcts::Mcts, HeuristicEval, SearchConfig, SuggestBudget};
         for variant in Variant::ALL {
             let game = Scala::new(variant);
             let layer = tables(variant).layer(5).unwrap();
@@ -856,7 +856,7 @@ mod tests {
             let b = SuggestBudget { max_iterations: 20, ..Default::default() };
             for ply in 0..9 {
                 assert!(!game.outcome(&pos).is_over(), "{variant:?}: over after {ply} plies");
-                let mut search = Mcts::new(&game, &TablesEval, pos, config.clone(), &b);
+                let mut search = Mcts::new(&game, &HeuristicEval, pos, config.clone(), &b);
                 search.run(&b);
                 let s = search.suggestion().unwrap();
                 assert!(s.proven, "{variant:?} ply {ply}");

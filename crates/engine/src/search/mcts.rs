@@ -170,8 +170,7 @@ pub struct SearchConfig {
     /// longer losses ranked first); a child solved as a draw is proven a
     /// draw unless the position it comes from is itself a solved draw, where
     /// the search goes on looking for the opponent's mistake among the
-    /// drawn moves. The other positions are valued by
-    /// [`Game::search_value_with_tables`] ([`super::TablesEval`]).
+    /// drawn moves.
     pub tables: bool,
     /// What a solved draw is worth to the searching player (its opponent
     /// gets the opposite), with [`SearchConfig::tables`]: a draw proven by

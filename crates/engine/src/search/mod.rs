@@ -132,17 +132,6 @@ impl<G: Game> Evaluator<G> for HeuristicEval {
     }
 }
 
-/// The game's estimate for a search that reads its solved positions,
-/// [`Game::search_value_with_tables`] ([`SearchConfig::tables`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TablesEval;
-
-impl<G: Game> Evaluator<G> for TablesEval {
-    fn value(&self, game: &G, pos: &G::Position, player: Player) -> f64 {
-        game.search_value_with_tables(pos, player)
-    }
-}
-
 /// Knows nothing: every ongoing position is worth 0, so only the rules'
 /// outcomes inform the search. For tests of the search itself.
 #[derive(Clone, Copy, Debug, Default)]
@@ -207,24 +196,12 @@ pub fn analyze<G: Game>(
                 None => pvs::suggest_within(game, pos, config, budget, every, report),
             }
         }
-        Strategy::Mcts(config) if config.tables => tree_search(game, &TablesEval, pos, config, budget, every, report),
-        Strategy::Mcts(config) => tree_search(game, &HeuristicEval, pos, config, budget, every, report),
+        Strategy::Mcts(config) => {
+            let mut search = Mcts::new(game, &HeuristicEval, pos.clone(), config.clone(), budget);
+            search.run_reporting(budget, every, report);
+            search.suggestion()
+        }
     }
-}
-
-/// The tree search with `eval`'s values.
-fn tree_search<G: Game, E: Evaluator<G>>(
-    game: &G,
-    eval: &E,
-    pos: &G::Position,
-    config: &SearchConfig,
-    budget: &SuggestBudget,
-    every: Duration,
-    report: &mut dyn FnMut(&Suggestion<G::Move>) -> bool,
-) -> Option<Suggestion<G::Move>> {
-    let mut search = Mcts::new(game, eval, pos.clone(), config.clone(), budget);
-    search.run_reporting(budget, every, report);
-    search.suggestion()
 }
 
 /// Whether a search that hands `share` of its moves to `beginner`
