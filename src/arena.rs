@@ -594,14 +594,12 @@ fn matches(a: &ArenaArgs, games: &[&dyn AnyGame], player: &PlayerSpec, opponents
                 );
                 // A game without a winner (cut off at the cap, say) is
                 // worth looking at: its final position, to analyse.
-                for (i, g) in played.games.iter().enumerate() {
+                for (i, g) in played.games.iter().enumerate().filter(|(_, g)| g.winners.is_empty() || a.all_moves) {
                     if g.winners.is_empty() {
                         eprintln!(
                             "{label}: match {m}, game {i} ended without a winner after {} plies: {}",
                             g.plies, g.end
                         );
-                    } else if !a.all_moves {
-                        continue;
                     }
                     eprintln!("#   moves of match {m}, game {i}: {}", moves_json(&g.moves));
                 }
