@@ -151,6 +151,38 @@ fn all_moves_prints_the_moves_of_won_games_too() {
     assert_eq!(moves, results, "{stderr}");
 }
 
+/// `--matches --verbose --all-moves` prints the moves of every game of
+/// every match, won or not, each as long as the game its match line
+/// reports; without the flag, only of the games without a winner (here
+/// none: greedy beats random in each one-game match of Contiguity).
+#[test]
+fn all_moves_prints_the_moves_of_every_game_of_whole_matches() {
+    let base = ["arena", "--matches", "--game", "contiguity", "--player", "greedy", "--opponent", "random"];
+    let base = [&base[..], &["--games", "2", "--seed", "2", "--verbose"]].concat();
+    let stderr = |more: &[&str]| {
+        let out = run(&[&base[..], more].concat());
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{text}");
+        text
+    };
+    let plain = stderr(&[]);
+    assert!(!plain.contains("#   moves of match "), "no game without a winner, no moves: {plain}");
+    let all = stderr(&["--all-moves"]);
+    // "match M, A in seat S: games W13 (result, plies)": one game a match.
+    let plies: Vec<usize> = all
+        .lines()
+        .filter_map(|l| l.split_once(": games ").map(|x| x.1))
+        .map(|r| r.split(' ').next().unwrap()[1..].parse().unwrap())
+        .collect();
+    assert_eq!(plies.len(), 2, "{all}");
+    for (m, plies) in plies.iter().enumerate() {
+        let prefix = format!("#   moves of match {m}, game 0: ");
+        let line = all.lines().find_map(|l| l.strip_prefix(prefix.as_str())).unwrap_or_else(|| panic!("{all}"));
+        let moves: Vec<String> = serde_json::from_str(line).unwrap();
+        assert_eq!(moves.len(), *plies, "{all}");
+    }
+}
+
 /// `--matches --verbose` prints the final position of every game that
 /// ended without a winner, and that position reads back as a position of
 /// the game: with its cap raised, `--analyze` takes it (at the cap the
